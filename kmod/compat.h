@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel API differences between the kernels skidless builds against
+ * (Debian's 6.1 and 6.12, and newer). Kbuild probes the headers for each
+ * API (SKD_HAVE_*) rather than trusting version numbers, so distribution
+ * kernels with backports get the right side too.
+ */
+#ifndef _SKD_COMPAT_H
+#define _SKD_COMPAT_H
+
+#include <linux/mm.h>
+#include <linux/hrtimer.h>
+
+/* 6.3 made vma->vm_flags read-only behind helpers. */
+#ifdef SKD_HAVE_VM_FLAGS_SET
+#define skd_vm_flags_set(vma, flags)	vm_flags_set(vma, flags)
+#define skd_vm_flags_clear(vma, flags)	vm_flags_clear(vma, flags)
+#else
+static inline void skd_vm_flags_set(struct vm_area_struct *vma,
+				    unsigned long flags)
+{
+	vma->vm_flags |= flags;
+}
+
+static inline void skd_vm_flags_clear(struct vm_area_struct *vma,
+				      unsigned long flags)
+{
+	vma->vm_flags &= ~flags;
+}
+#endif
+
+/* 6.13 replaced hrtimer_init() + ->function with hrtimer_setup(). */
+#ifdef SKD_HAVE_HRTIMER_SETUP
+#define skd_hrtimer_setup(t, fn, clock, mode)	hrtimer_setup(t, fn, clock, mode)
+#else
+static inline void skd_hrtimer_setup(struct hrtimer *t,
+				     enum hrtimer_restart (*fn)(struct hrtimer *),
+				     clockid_t clock, enum hrtimer_mode mode)
+{
+	hrtimer_init(t, clock, mode);
+	t->function = fn;
+}
+#endif
+
+#endif /* _SKD_COMPAT_H */

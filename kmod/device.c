@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/skidless: one open file is one session. This file owns the user
+ * boundary: it copies every argument in before calling the session code and
+ * copies results out after, so no session lock is ever held across a user
+ * fault.
+ */
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "backend.h"
+#include "device.h"
+#include "params.h"
+#include "pmu_info.h"
+#include "session.h"
+
+/* Reads the leading size of an extensible struct and bounds it. */
+static int get_size(const void __user *uarg, u32 *usize, u32 min)
+{
+	if (get_user(*usize, (const u32 __user *)uarg))
+		return -EFAULT;
+	if (*usize < min)
+		return -EINVAL;
+	if (*usize > PAGE_SIZE)
+		return -E2BIG;
+	return 0;
+}
+
+static long ioctl_get_info(void __user *uarg)
+{
+	struct skd_info info = {};
+	u32 usize;
+	int ret;
+
+	ret = get_size(uarg, &usize, SKD_INFO_SIZE_VER0);
+	if (ret)
+		return ret;
+
+	info.size = min_t(u32, usize, sizeof(info));
+	info.abi_version = SKD_ABI_VERSION;
+	info.backends = skd_backends_usable();
+	info.default_backend = skd_backend_default();
+	info.nr_cpu_ids = nr_cpu_ids;
+	info.nr_cpus_online = num_online_cpus();
+	info.page_size = PAGE_SIZE;
+	info.max_ring_pages = skd_max_ring_pages;
+	info.max_callchain = SKD_MAX_CALLCHAIN;
+	info.max_freq = skd_max_freq;
+	info.sessions = skd_sessions_open();
+	strscpy(info.version, SKD_VERSION, sizeof(info.version));
+	skd_pmu_describe(info.pmu, sizeof(info.pmu));
+
+	if (copy_to_user(uarg, &info, info.size))
+		return -EFAULT;
+	return 0;
+}
+
+static long ioctl_config(struct skd_session *s, void __user *uarg)
+{
+	unsigned long *cpus = NULL;
+	struct skd_config cfg;
+	u32 usize;
+	int ret;
+
+	BUILD_BUG_ON(sizeof(struct skd_config) != SKD_CONFIG_SIZE_VER0);
+	ret = get_size(uarg, &usize, SKD_CONFIG_SIZE_VER0);
+	if (ret)
+		return ret;
+	ret = copy_struct_from_user(&cfg, sizeof(cfg), uarg, usize);
+	if (ret)
+		return ret;
+	cfg.size = sizeof(cfg);
+
+	/* The session code rejects bad sizes; copy only sane ones. */
+	if (cfg.cpumask_bytes && !(cfg.cpumask_bytes % sizeof(u64)) &&
+	    cfg.cpumask_bytes <= SKD_CPUMASK_MAX_BYTES) {
+		/* __u64 little-endian words are unsigned longs on x86-64. */
+		cpus = memdup_user(u64_to_user_ptr(cfg.cpumask_ptr),
+				   cfg.cpumask_bytes);
+		if (IS_ERR(cpus))
+			return PTR_ERR(cpus);
+	}
+	ret = skd_session_config(s, &cfg, cpus, cfg.cpumask_bytes * 8);
+	kfree(cpus);
+	return ret;
+}
+
+static long ioctl_get_stats(struct skd_session *s, void __user *uarg)
+{
+	struct skd_cpu_stats *buf;
+	struct skd_stats st;
+	void __user *dst;
+	unsigned int n, i;
+	u32 usize, len;
+	int ret;
+
+	BUILD_BUG_ON(sizeof(struct skd_stats) != SKD_STATS_SIZE_VER0);
+	BUILD_BUG_ON(sizeof(struct skd_cpu_stats) != SKD_CPU_STATS_SIZE_VER0);
+	ret = get_size(uarg, &usize, SKD_STATS_SIZE_VER0);
+	if (ret)
+		return ret;
+	ret = copy_struct_from_user(&st, sizeof(st), uarg, usize);
+	if (ret)
+		return ret;
+	if (st.reserved0 || st.cpu_stats_size < SKD_CPU_STATS_SIZE_VER0)
+		return -EINVAL;
+	if (st.cpu_stats_size > PAGE_SIZE)
+		return -E2BIG;
+
+	n = min_t(u32, st.nr_cpus, nr_cpu_ids);
+	buf = kvcalloc(max(n, 1U), sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	ret = skd_session_stats(s, buf, n);
+	if (ret)
+		goto out_free;
+
+	/* Entries are st.cpu_stats_size apart; bytes we do not know are 0. */
+	len = min_t(u32, st.cpu_stats_size, sizeof(*buf));
+	dst = u64_to_user_ptr(st.cpus_ptr);
+	for (i = 0; i < n; i++, dst += st.cpu_stats_size) {
+		if (copy_to_user(dst, &buf[i], len) ||
+		    clear_user(dst + len, st.cpu_stats_size - len)) {
+			ret = -EFAULT;
+			goto out_free;
+		}
+	}
+	if (put_user(nr_cpu_ids, &((struct skd_stats __user *)uarg)->nr_cpus))
+		ret = -EFAULT;
+out_free:
+	kvfree(buf);
+	return ret;
+}
+
+static long skd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct skd_session *s = file->private_data;
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case SKD_IOC_GET_INFO:
+		return ioctl_get_info(uarg);
+	case SKD_IOC_CONFIG:
+		return ioctl_config(s, uarg);
+	case SKD_IOC_START:
+		return arg ? -EINVAL : skd_session_start(s);
+	case SKD_IOC_STOP:
+		return arg ? -EINVAL : skd_session_stop(s);
+	case SKD_IOC_GET_STATS:
+		return ioctl_get_stats(s, uarg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static int skd_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return skd_session_mmap(file->private_data, vma);
+}
+
+static __poll_t skd_poll(struct file *file, poll_table *wait)
+{
+	return skd_session_poll(file->private_data, file, wait);
+}
+
+static int skd_open(struct inode *inode, struct file *file)
+{
+	struct skd_session *s;
+
+	/* The device mode keeps others out; this keeps out unprivileged root. */
+	if (!perfmon_capable())
+		return -EPERM;
+	s = skd_session_create();
+	if (!s)
+		return -ENOMEM;
+	file->private_data = s;
+	return nonseekable_open(inode, file);
+}
+
+static int skd_release(struct inode *inode, struct file *file)
+{
+	skd_session_destroy(file->private_data);
+	return 0;
+}
+
+static const struct file_operations skd_fops = {
+	.owner		= THIS_MODULE,
+	.open		= skd_open,
+	.release	= skd_release,
+	.unlocked_ioctl	= skd_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.mmap		= skd_mmap,
+	.poll		= skd_poll,
+	.llseek		= noop_llseek,
+};
+
+static struct miscdevice skd_misc = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= SKD_DEVICE_NAME,
+	.fops	= &skd_fops,
+	.mode	= 0600,
+};
+
+int skd_device_init(void)
+{
+	return misc_register(&skd_misc);
+}
+
+void skd_device_uninit(void)
+{
+	misc_deregister(&skd_misc);
+}

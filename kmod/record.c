@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Record emission: the only place that turns a context into ring bytes.
+ * Everything here may run in NMI context: no locks, no allocation, no
+ * printk; the per-CPU scratch space is split by context so a sample taken
+ * in an NMI does not trample one being built by the IRQ it interrupted.
+ */
+#include <linux/hardirq.h>
+#include <linux/percpu.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/timekeeping.h>
+#include <asm/ptrace.h>
+
+#include "callchain.h"
+#include "record.h"
+#include "ring.h"
+#include "session.h"
+
+enum scratch_ctx {
+	SCRATCH_TASK,
+	SCRATCH_SOFTIRQ,
+	SCRATCH_HARDIRQ,
+	SCRATCH_NMI,
+	SCRATCH_NR,
+};
+
+struct scratch {
+	u64 ips[SKD_MAX_CALLCHAIN];
+};
+
+static struct scratch __percpu *skd_scratch;
+
+static struct scratch *this_scratch(void)
+{
+	enum scratch_ctx ctx;
+
+	if (in_nmi())
+		ctx = SCRATCH_NMI;
+	else if (in_hardirq())
+		ctx = SCRATCH_HARDIRQ;
+	else if (in_serving_softirq())
+		ctx = SCRATCH_SOFTIRQ;
+	else
+		ctx = SCRATCH_TASK;
+	return this_cpu_ptr(skd_scratch) + ctx;
+}
+
+void *skd_record_begin(struct skd_session *s, u32 type, u16 misc, u32 size,
+		       struct task_struct *task, unsigned int ring_flags)
+{
+	struct skd_ring *ring = s->rings[smp_processor_id()];
+	u64 now = ktime_get_mono_fast_ns();
+	struct skd_rec_header *hdr;
+	struct skd_rec_id *id;
+
+	hdr = skd_ring_begin(&ring->core, size, now, ring_flags);
+	if (!hdr)
+		return NULL;
+
+	hdr->type = type;
+	hdr->misc = misc;
+	hdr->size = size;
+	id = (struct skd_rec_id *)(hdr + 1);
+	id->time = now;
+	id->cpu = ring->core.cpu;
+	if (task && !is_idle_task(task)) {
+		id->pid = task_tgid_nr_ns(task, s->pid_ns);
+		id->tid = task_pid_nr_ns(task, s->pid_ns);
+	} else {
+		id->pid = 0;
+		id->tid = 0;
+	}
+	id->reserved = 0;
+	return hdr;
+}
+
+void skd_record_end(struct skd_session *s, void *rec)
+{
+	struct skd_ring *ring = s->rings[smp_processor_id()];
+
+	if (skd_ring_end(&ring->core, rec))
+		irq_work_queue(&ring->wakeup);
+}
+
+void skd_record_sample(struct skd_session *s, struct pt_regs *regs,
+		       u64 period, u16 event)
+{
+	unsigned int depth = s->cfg.callchain_depth;
+	unsigned int nr = 0, nr_kernel = 0;
+	struct skd_rec_sample *rec;
+	struct skd_callchain *cc;
+	struct scratch *scratch = NULL;
+	bool user = user_mode(regs);
+	u32 size = sizeof(*rec);
+
+	if (s->cfg.flags & (user ? SKD_CFG_EXCLUDE_USER : SKD_CFG_EXCLUDE_KERNEL))
+		return;
+	if (!skd_session_wants_task(s, current))
+		return;
+
+	if (depth) {
+		scratch = this_scratch();
+		nr = skd_callchain(regs, scratch->ips, depth, &nr_kernel);
+		size += sizeof(*cc) + nr * sizeof(u64);
+	}
+
+	rec = skd_record_begin(s, SKD_REC_SAMPLE,
+			       user ? SKD_MISC_USER : SKD_MISC_KERNEL, size,
+			       current, SKD_RING_SAMPLE);
+	if (rec) {
+		rec->ip = instruction_pointer(regs);
+		rec->period = period;
+		rec->fields = depth ? SKD_SAMPLE_CALLCHAIN : 0;
+		rec->event = event;
+		rec->reserved = 0;
+		if (depth) {
+			cc = (struct skd_callchain *)(rec + 1);
+			cc->nr = nr;
+			cc->nr_kernel = nr_kernel;
+			cc->reserved = 0;
+			memcpy(cc->ips, scratch->ips, nr * sizeof(u64));
+		}
+	}
+	skd_record_end(s, rec);
+}
+
+int skd_record_init(void)
+{
+	skd_scratch = __alloc_percpu(sizeof(struct scratch) * SCRATCH_NR,
+				     __alignof__(struct scratch));
+	return skd_scratch ? 0 : -ENOMEM;
+}
+
+void skd_record_uninit(void)
+{
+	free_percpu(skd_scratch);
+}

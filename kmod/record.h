@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Writing one record into the current CPU's ring of a session: header and
+ * id filled in one place, wakeup raised in one place.
+ */
+#ifndef _SKD_RECORD_H
+#define _SKD_RECORD_H
+
+#include <linux/types.h>
+
+struct skd_session;
+struct task_struct;
+struct pt_regs;
+
+/*
+ * Reserve @size bytes for a record of @type on this CPU's ring of @s and
+ * fill its header and id for @task (NULL: no task, pid/tid 0). Returns the
+ * record or NULL when it was dropped; skd_record_end() must follow either
+ * way. Context: any, preemption disabled.
+ */
+void *skd_record_begin(struct skd_session *s, u32 type, u16 misc, u32 size,
+		       struct task_struct *task, unsigned int ring_flags);
+void skd_record_end(struct skd_session *s, void *rec);
+
+/*
+ * One SKD_REC_SAMPLE for the context in @regs, with its call chain when the
+ * session asked for one. Applies the session's user/kernel and task
+ * filters. Context: IRQ or NMI on the sampled CPU.
+ */
+void skd_record_sample(struct skd_session *s, struct pt_regs *regs,
+		       u64 period, u16 event);
+
+int skd_record_init(void);
+void skd_record_uninit(void);
+
+#endif /* _SKD_RECORD_H */

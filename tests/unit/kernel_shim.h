@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The few kernel primitives kmod/ring_core.c uses, mapped onto C11-style
+ * GCC atomics so the module's ring source compiles and runs on the host.
+ * local_t ops are per-CPU atomics in the kernel; here they are full atomics,
+ * which is stronger and so keeps every kernel guarantee.
+ */
+#ifndef _SKD_KERNEL_SHIM_H
+#define _SKD_KERNEL_SHIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+
+typedef struct {
+	long a;
+} local_t;
+
+#define local_read(l)		__atomic_load_n(&(l)->a, __ATOMIC_RELAXED)
+#define local_set(l, v)		__atomic_store_n(&(l)->a, (v), __ATOMIC_RELAXED)
+#define local_inc(l)		((void)__atomic_fetch_add(&(l)->a, 1, __ATOMIC_RELAXED))
+#define local_dec(l)		((void)__atomic_fetch_sub(&(l)->a, 1, __ATOMIC_RELAXED))
+#define local_add(v, l)		((void)__atomic_fetch_add(&(l)->a, (long)(v), __ATOMIC_RELAXED))
+#define local_xchg(l, v)	__atomic_exchange_n(&(l)->a, (v), __ATOMIC_RELAXED)
+
+static inline long local_cmpxchg(local_t *l, long old, long new)
+{
+	__atomic_compare_exchange_n(&l->a, &old, new, false,
+				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	return old;
+}
+
+#define barrier()		__asm__ __volatile__("" ::: "memory")
+#define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
+#define unlikely(x)		__builtin_expect(!!(x), 0)
+
+#endif /* _SKD_KERNEL_SHIM_H */

@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * skidless: the ABI between the skidless kernel module and its readers.
+ *
+ * Documentation
+ * =============
+ *
+ * Device
+ * ------
+ * The module registers the misc device /dev/skidless (mode 0600). Opening it
+ * needs CAP_PERFMON or CAP_SYS_ADMIN, otherwise open() fails with EPERM.
+ * One open file description is one session; closing it stops and frees the
+ * session. The module cannot be unloaded while any session is open.
+ *
+ * A session goes through: open -> SKD_IOC_CONFIG (once) -> mmap the rings
+ * -> SKD_IOC_START -> drain with poll()/epoll -> SKD_IOC_STOP -> drain the
+ * rest -> SKD_IOC_GET_STATS -> close. START and STOP may alternate.
+ *
+ * Ioctls
+ * ------
+ * Every ioctl takes a pointer to a struct whose first field is its size as
+ * the caller knows it. Structs only ever grow at the end. The kernel accepts
+ * a larger size when the bytes it does not know are zero (E2BIG otherwise)
+ * and a smaller one down to the first published version (EINVAL below it).
+ *
+ *   SKD_IOC_GET_INFO   struct skd_info, filled by the kernel. ->size on
+ *                      return is the number of bytes the kernel wrote.
+ *   SKD_IOC_CONFIG     struct skd_config, read by the kernel. Allocates the
+ *                      rings. Only once per session (EBUSY afterwards).
+ *   SKD_IOC_START      argument must be 0. EBADFD before CONFIG, EALREADY
+ *                      when running.
+ *   SKD_IOC_STOP       argument must be 0. EALREADY when not running.
+ *   SKD_IOC_GET_STATS  struct skd_stats; the kernel writes one
+ *                      struct skd_cpu_stats per possible CPU id into the
+ *                      caller's array.
+ *
+ * Errors are specific: EFAULT (bad pointer), EINVAL (a field has a value
+ * that can never be valid), E2BIG (unknown non-zero trailing bytes),
+ * EOPNOTSUPP (unknown flag bits), ERANGE (a number outside the module's
+ * limits, see struct skd_info), ENODEV (backend not usable on this machine),
+ * ESRCH (no such process), EBUSY (already configured), EBADFD (not yet
+ * configured), EALREADY (already in the requested state), ENOTTY (not an
+ * skidless ioctl).
+ *
+ * Rings and mmap
+ * --------------
+ * CONFIG creates one ring per possible CPU. Each ring is reached at its own
+ * mmap offset (see SKD_MMAP_OFFSET) and has two regions, mapped separately
+ * with MAP_SHARED:
+ *
+ *   control  exactly one page, PROT_READ | PROT_WRITE: struct skd_ring_ctrl.
+ *            The reader writes data_tail here and nothing else.
+ *   data     ring_pages pages, PROT_READ only. A mapping of twice that size
+ *            maps the data twice back to back, so a record never wraps in
+ *            the reader's view.
+ *
+ * Any other length, offset, a writable data mapping or MAP_PRIVATE fails
+ * (EINVAL, EINVAL, EPERM, EINVAL).
+ *
+ * The kernel never overwrites data the reader has not released by advancing
+ * data_tail. When a record does not fit, it is dropped and counted; once
+ * space returns, an SKD_REC_LOST record carrying the count precedes the next
+ * record. Per CPU, generated == delivered + lost holds exactly whenever no
+ * record is being written (in particular after STOP).
+ *
+ * Reader loop (C11 atomics shown; any acquire/release pair works):
+ *
+ *	head = atomic_load_explicit(&ctrl->data_head, memory_order_acquire);
+ *	tail = ctrl->data_tail;
+ *	while (tail != head) {
+ *		hdr = data + (tail & (ctrl->data_size - 1));
+ *		consume(hdr);                 (hdr->size bytes, 8-byte aligned)
+ *		tail += hdr->size;
+ *	}
+ *	atomic_store_explicit(&ctrl->data_tail, tail, memory_order_release);
+ *
+ * The acquire load pairs with the kernel's release store of data_head after
+ * the record bytes; the release store of data_tail pairs with the kernel's
+ * acquire load before it reuses the space (kmod/ring_core.c).
+ *
+ * poll() reports EPOLLIN when a ring holds at least wakeup_bytes unread
+ * bytes, and also, once the session is stopped, when any ring holds unread
+ * bytes.
+ *
+ * Records
+ * -------
+ * Every record starts with struct skd_rec_header, then struct skd_rec_id.
+ * Sizes are multiples of 8. Readers skip types they do not know. Record
+ * types below 0x4000 are produced by the kernel; the range from 0x8000 is
+ * left to readers for their own files. Time is CLOCK_MONOTONIC in ns, one
+ * clock on every CPU, comparable with clock_gettime(CLOCK_MONOTONIC).
+ * Process ids are in the pid namespace of the process that opened the
+ * session (0 when the task is not visible there).
+ */
+#ifndef _UAPI_SKIDLESS_H
+#define _UAPI_SKIDLESS_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define SKD_ABI_VERSION		1
+#define SKD_DEVICE_NAME		"skidless"
+
+#define SKD_MAX_CALLCHAIN	127	/* frames per sample, kernel + user */
+
+/* ------------------------------------------------------------------ */
+/* Backends                                                            */
+
+enum skd_backend_id {
+	SKD_BACKEND_DEFAULT	= 0,	/* the module's backend= parameter */
+	SKD_BACKEND_TIMER	= 1,	/* hrtimer sampling, any machine */
+	SKD_BACKEND_INTEL	= 2,	/* the CPU's PMU: PEBS and LBR */
+	SKD_BACKEND_SIM		= 3,	/* simulated Intel PMU */
+	__SKD_BACKEND_MAX		/* non-ABI */
+};
+
+/* ------------------------------------------------------------------ */
+/* SKD_IOC_GET_INFO                                                    */
+
+struct skd_info {
+	__u32 size;		/* in: caller's sizeof; out: bytes written */
+	__u32 abi_version;	/* SKD_ABI_VERSION of the module */
+	__u32 backends;		/* bit (1 << id) per usable backend */
+	__u32 default_backend;	/* what SKD_BACKEND_DEFAULT resolves to */
+	__u32 nr_cpu_ids;	/* CPU ids are < this: rings, stats, masks */
+	__u32 nr_cpus_online;
+	__u32 page_size;
+	__u32 max_ring_pages;	/* upper bound of skd_config.ring_pages */
+	__u32 max_callchain;	/* SKD_MAX_CALLCHAIN */
+	__u32 max_freq;		/* timer backend: highest sample_freq, Hz */
+	__u32 sessions;		/* sessions open right now, this one included */
+	__u32 reserved0;
+	char version[32];	/* module version, NUL-terminated */
+	char pmu[128];		/* PMU found, or why none is usable */
+};
+
+#define SKD_INFO_SIZE_VER0	208
+
+/* ------------------------------------------------------------------ */
+/* SKD_IOC_CONFIG                                                      */
+
+enum skd_config_flags {
+	SKD_CFG_FREQ		= 1U << 0,	/* sample_freq is valid, not sample_period */
+	SKD_CFG_PID		= 1U << 1,	/* only pid and its descendants */
+	SKD_CFG_EXCLUDE_USER	= 1U << 2,	/* no samples in user mode */
+	SKD_CFG_EXCLUDE_KERNEL	= 1U << 3,	/* no samples in kernel mode */
+	SKD_CFG_NO_SIDEBAND	= 1U << 4,	/* no COMM/EXEC/FORK/EXIT records */
+	__SKD_CFG_ALL		= (1U << 5) - 1	/* non-ABI */
+};
+
+struct skd_config {
+	__u32 size;		/* caller's sizeof(struct skd_config) */
+	__u32 flags;		/* enum skd_config_flags */
+	__u32 backend;		/* enum skd_backend_id */
+	__u32 ring_pages;	/* data pages per CPU, power of two */
+	union {
+		__u64 sample_freq;	/* Hz, with SKD_CFG_FREQ */
+		__u64 sample_period;	/* timer: ns; PMU backends: events */
+	};
+	__u32 wakeup_bytes;	/* wake readers at this fill; 0: half a ring */
+	__u32 callchain_depth;	/* frames per sample, 0 for none */
+	__s32 pid;		/* with SKD_CFG_PID: the process (tgid) */
+	__u32 cpumask_bytes;	/* bytes at cpumask_ptr; 0 for every CPU */
+	__u64 cpumask_ptr;	/* bitmap of CPUs, little-endian __u64 words */
+	__u64 reserved[4];	/* must be zero */
+};
+
+#define SKD_CONFIG_SIZE_VER0	80
+#define SKD_CPUMASK_MAX_BYTES	1024	/* 8192 CPUs */
+
+/* ------------------------------------------------------------------ */
+/* SKD_IOC_GET_STATS                                                   */
+
+struct skd_cpu_stats {
+	__u64 generated;	/* records produced (samples and sideband) */
+	__u64 delivered;	/* of those, written into the ring */
+	__u64 lost;		/* of those, dropped: the ring was full */
+	__u64 lost_unreported;	/* of lost, not yet told by an SKD_REC_LOST */
+	__u64 samples;		/* SKD_REC_SAMPLE records among generated */
+	__u64 wakeups;		/* reader wakeups raised */
+	__u64 reserved[2];
+};
+
+struct skd_stats {
+	__u32 size;		/* caller's sizeof(struct skd_stats) */
+	__u32 nr_cpus;		/* in: entries at cpus_ptr; out: nr_cpu_ids */
+	__u32 cpu_stats_size;	/* caller's sizeof(struct skd_cpu_stats) */
+	__u32 reserved0;	/* must be zero */
+	__u64 cpus_ptr;		/* struct skd_cpu_stats[nr_cpus], by CPU id */
+};
+
+#define SKD_STATS_SIZE_VER0	24
+#define SKD_CPU_STATS_SIZE_VER0	64
+
+/* ------------------------------------------------------------------ */
+/* Ioctl numbers                                                       */
+
+#define SKD_IOC_MAGIC		0xD5
+#define SKD_IOC_GET_INFO	_IO(SKD_IOC_MAGIC, 0x01)	/* struct skd_info * */
+#define SKD_IOC_CONFIG		_IO(SKD_IOC_MAGIC, 0x02)	/* struct skd_config * */
+#define SKD_IOC_START		_IO(SKD_IOC_MAGIC, 0x03)	/* 0 */
+#define SKD_IOC_STOP		_IO(SKD_IOC_MAGIC, 0x04)	/* 0 */
+#define SKD_IOC_GET_STATS	_IO(SKD_IOC_MAGIC, 0x05)	/* struct skd_stats * */
+
+/* ------------------------------------------------------------------ */
+/* mmap                                                                */
+
+enum skd_mmap_region {
+	SKD_MMAP_CONTROL	= 0,
+	SKD_MMAP_DATA		= 1,
+};
+
+#define SKD_MMAP_CPU_SHIFT	32
+#define SKD_MMAP_REGION_SHIFT	24
+#define SKD_MMAP_OFFSET(cpu, region) \
+	(((__u64)(cpu) << SKD_MMAP_CPU_SHIFT) | \
+	 ((__u64)(region) << SKD_MMAP_REGION_SHIFT))
+
+#define SKD_RING_VERSION	1
+
+/*
+ * The control page. The kernel writes everything but data_tail; it never
+ * reads anything back but data_tail, so a reader scribbling here only
+ * confuses itself. Producer and consumer indexes are free-running byte
+ * counts; mask them with data_size - 1.
+ */
+struct skd_ring_ctrl {
+	__u32 version;		/* SKD_RING_VERSION */
+	__u32 compat_version;	/* oldest version this layout still serves */
+	__u32 size;		/* bytes of this struct the kernel fills */
+	__u32 cpu;		/* CPU id of this ring */
+	__u64 data_size;	/* ring bytes: ring_pages * page size */
+	__u64 data_offset;	/* mmap offset of the data region */
+	__u64 reserved[60];	/* pad: header is 512 bytes */
+
+	/* Written by the kernel: the end of the published records. */
+	__u64 data_head;	/* load with acquire, see above */
+	__u64 reserved_head[7];	/* own cache line */
+
+	/* Written by the reader: the end of what it has consumed. */
+	__u64 data_tail;	/* store with release, see above */
+	__u64 reserved_tail[7];
+};
+
+/* ------------------------------------------------------------------ */
+/* Records                                                             */
+
+enum skd_rec_type {
+	/*
+	 * struct skd_rec_sample, then in this order:
+	 *	{ __u16 nr; __u16 nr_kernel; __u32 reserved;
+	 *	  __u64 ips[nr]; }		&& SKD_SAMPLE_CALLCHAIN
+	 * ips[] starts at the leaf: nr_kernel kernel frames (ips[0] is the
+	 * interrupted ip when it was in the kernel), then the user frames
+	 * (the first is the user ip where the task entered the kernel).
+	 */
+	SKD_REC_SAMPLE		= 1,
+	/* struct skd_rec_lost */
+	SKD_REC_LOST		= 2,
+	/* struct skd_rec_comm; misc SKD_MISC_COMM_EXEC when set by exec */
+	SKD_REC_COMM		= 3,
+	/* struct skd_rec_exec, then the path, NUL-padded to 8 bytes */
+	SKD_REC_EXEC		= 4,
+	/* struct skd_rec_task: id names the new task */
+	SKD_REC_FORK		= 5,
+	/* struct skd_rec_task: id names the exiting task */
+	SKD_REC_EXIT		= 6,
+	__SKD_REC_MAX			/* non-ABI */
+};
+
+/* skd_rec_header.misc */
+#define SKD_MISC_CPUMODE_MASK	0x7
+#define SKD_MISC_KERNEL		1	/* sample taken in the kernel */
+#define SKD_MISC_USER		2	/* sample taken in user mode */
+#define SKD_MISC_COMM_EXEC	0x2000	/* COMM set by exec */
+#define SKD_MISC_EXACT_IP	0x4000	/* ip is the eventing instruction */
+
+struct skd_rec_header {
+	__u32 type;		/* enum skd_rec_type */
+	__u16 misc;
+	__u16 size;		/* whole record, bytes, multiple of 8 */
+};
+
+struct skd_rec_id {
+	__u64 time;		/* CLOCK_MONOTONIC ns */
+	__u32 cpu;
+	__u32 pid;		/* tgid */
+	__u32 tid;
+	__u32 reserved;
+};
+
+enum skd_sample_fields {
+	SKD_SAMPLE_CALLCHAIN	= 1U << 0,
+};
+
+struct skd_rec_sample {
+	struct skd_rec_header hdr;
+	struct skd_rec_id id;
+	__u64 ip;
+	__u64 period;		/* timer: ns since the previous sample */
+	__u32 fields;		/* enum skd_sample_fields: what follows */
+	__u16 event;		/* index of the event in the session */
+	__u16 reserved;
+};
+
+struct skd_callchain {
+	__u16 nr;
+	__u16 nr_kernel;
+	__u32 reserved;
+	__u64 ips[];
+};
+
+struct skd_rec_lost {
+	struct skd_rec_header hdr;
+	struct skd_rec_id id;	/* pid and tid are 0 */
+	__u64 lost;		/* records dropped since the previous LOST */
+};
+
+#define SKD_COMM_LEN		16
+
+struct skd_rec_comm {
+	struct skd_rec_header hdr;
+	struct skd_rec_id id;
+	char comm[SKD_COMM_LEN];	/* NUL-terminated */
+};
+
+struct skd_rec_exec {
+	struct skd_rec_header hdr;
+	struct skd_rec_id id;
+	__u32 old_tid;		/* the thread that called execve */
+	__u32 reserved;
+	char path[];		/* absolute path of the new image */
+};
+
+struct skd_rec_task {
+	struct skd_rec_header hdr;
+	struct skd_rec_id id;
+	__u32 ppid;		/* parent tgid */
+	__u32 ptid;		/* parent thread */
+};
+
+#endif /* _UAPI_SKIDLESS_H */
