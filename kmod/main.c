@@ -16,6 +16,11 @@
 #include "record.h"
 #include "sideband.h"
 
+/* Ring indexes are local_t: 64 bits wide only on 64-bit kernels. */
+#ifndef CONFIG_X86_64
+#error "skidless supports x86-64 kernels only"
+#endif
+
 static char *backend = "timer";
 module_param(backend, charp, 0444);
 MODULE_PARM_DESC(backend, "Default backend for sessions that do not pick one (timer)");

@@ -40,7 +40,7 @@ void skd_ring_core_init(struct skd_ring_core *r, struct skd_ring_ctrl *ctrl,
 	local_set(&r->lost, 0);
 	local_set(&r->samples, 0);
 	local_set(&r->wakeups, 0);
-	r->wakeup_head = 0;
+	r->wakeup_tail = ~0ULL;		/* no wakeup yet: unlike any tail */
 	r->size = size;
 	r->watermark = watermark ? watermark : size / 2;
 	r->data = data;
@@ -118,7 +118,7 @@ drop:
 bool skd_ring_end(struct skd_ring_core *r, bool wrote)
 {
 	bool wake = false;
-	u64 head;
+	u64 head, tail;
 
 	if (wrote)
 		local_inc(&r->delivered);
@@ -134,10 +134,18 @@ again:
 	head = local_read(&r->head);
 	smp_store_release(&r->ctrl->data_head, head);	/* B, pairs with C */
 
-	/* Still outermost: nested writers only come and go. */
-	if (head - r->wakeup_head >= r->watermark) {
-		r->wakeup_head = head;
-		local_inc(&r->wakeups);
+	/*
+	 * Still outermost: nested writers only come and go. poll() waits for
+	 * watermark unread bytes, so wake when that holds, once per position
+	 * of the reader's tail (it sleeps only after reading to that tail),
+	 * and count once per call even if a nested writer made us publish
+	 * twice.
+	 */
+	tail = READ_ONCE(r->ctrl->data_tail);
+	if (head - tail >= r->watermark && tail != r->wakeup_tail) {
+		r->wakeup_tail = tail;
+		if (!wake)
+			local_inc(&r->wakeups);
 		wake = true;
 	}
 

@@ -29,7 +29,7 @@ struct skd_ring_core {
 	local_t lost;
 	local_t samples;
 	local_t wakeups;
-	u64 wakeup_head;		/* head at the last wakeup */
+	u64 wakeup_tail;		/* data_tail at the last wakeup */
 
 	/* Set once before the ring is used. */
 	u64 size;			/* data bytes, power of two */

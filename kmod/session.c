@@ -106,8 +106,9 @@ static int check_config(const struct skd_config *cfg)
 		return -EINVAL;
 	if (cfg->ring_pages > skd_max_ring_pages)
 		return -ERANGE;
+	/* A fuller mark might never be reached: records vary in size. */
 	ring_bytes = (u64)cfg->ring_pages << PAGE_SHIFT;
-	if (cfg->wakeup_bytes > ring_bytes)
+	if (cfg->wakeup_bytes > ring_bytes / 2)
 		return -ERANGE;
 	if (cfg->callchain_depth > SKD_MAX_CALLCHAIN)
 		return -ERANGE;

@@ -59,9 +59,11 @@
  *
  * The kernel never overwrites data the reader has not released by advancing
  * data_tail. When a record does not fit, it is dropped and counted; once
- * space returns, an SKD_REC_LOST record carrying the count precedes the next
- * record. Per CPU, generated == delivered + lost holds exactly whenever no
- * record is being written (in particular after STOP).
+ * space returns, an SKD_REC_LOST record carrying the count is written ahead
+ * of the next record (a record from an interrupt nested in that write may
+ * come first). Per CPU, generated == delivered + lost holds exactly whenever
+ * no record is being written (in particular after STOP), and the LOST
+ * counts in the stream plus lost_unreported add up to lost.
  *
  * Reader loop (C11 atomics shown; any acquire/release pair works):
  *
@@ -157,7 +159,7 @@ struct skd_config {
 		__u64 sample_freq;	/* Hz, with SKD_CFG_FREQ */
 		__u64 sample_period;	/* timer: ns; PMU backends: events */
 	};
-	__u32 wakeup_bytes;	/* wake readers at this fill; 0: half a ring */
+	__u32 wakeup_bytes;	/* wake at this fill, <= half a ring; 0: half */
 	__u32 callchain_depth;	/* frames per sample, 0 for none */
 	__s32 pid;		/* with SKD_CFG_PID: the process (tgid) */
 	__u32 cpumask_bytes;	/* bytes at cpumask_ptr; 0 for every CPU */

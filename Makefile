@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# skidless: the module (through Kbuild), the userland and the tests.
+#
+#   make                 module for the running kernel (or KDIR=...) + tools
+#   make check           everything tested: static checks, unit tests, VM tests
+#   make demo            record a real profile inside a VM and show it
+#   make install         tool to $(PREFIX)/bin, module to /lib/modules
+#   make dkms-install    source to /usr/src and dkms add/build/install
+#
+# The module is built against KDIR; KERNELRELEASE names the target kernel
+# (DKMS passes it), not the kernel this machine runs.
+
+KERNELRELEASE ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KERNELRELEASE)/build
+PREFIX ?= /usr/local
+VERSION := 0.1.0
+BUILD := $(CURDIR)/build
+
+CC ?= cc
+PKGS := libelf libkmod
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP \
+	-Iuapi -Iuserland/lib -Iuserland/cli \
+	-DSKD_TOOL_VERSION='"$(VERSION)"' \
+	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lelf -lkmod) -lm
+
+LIB_SRCS := $(wildcard userland/lib/*.c)
+CLI_SRCS := $(wildcard userland/cli/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+LIB := $(BUILD)/libskidless.a
+TOOL := $(BUILD)/skidless
+
+# In-VM tests: one program per tests/kselftest/*.c (testlib.c is shared),
+# helper programs from progs/, and shell tests.
+KSFT_SRCS := $(filter-out tests/kselftest/testlib.c,$(wildcard tests/kselftest/*.c))
+KSFT_BINS := $(KSFT_SRCS:tests/kselftest/%.c=$(BUILD)/kselftest/%)
+KSFT_PROGS := $(patsubst tests/kselftest/progs/%.c,$(BUILD)/kselftest/%,\
+	$(wildcard tests/kselftest/progs/*.c))
+KSFT_SCRIPTS := $(wildcard tests/kselftest/*.sh)
+# Test programs keep frame pointers so call chains through them are whole.
+KSFT_CFLAGS := -O1 -g -fno-omit-frame-pointer -fno-inline-functions-called-once
+
+all: module tools
+
+module:
+	@test -d $(KDIR) || { echo "No kernel build tree at $(KDIR): install" \
+		"linux-headers-$(KERNELRELEASE) or pass KDIR=/path/to/build"; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+tools: $(TOOL)
+
+$(LIB): $(LIB_OBJS)
+	$(AR) rcs $@ $^
+
+$(TOOL): $(CLI_OBJS) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+kselftests: $(KSFT_BINS) $(KSFT_PROGS)
+
+$(BUILD)/kselftest/%: tests/kselftest/%.c tests/kselftest/testlib.c \
+		tests/kselftest/testlib.h tests/kselftest/ktap.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -O2,$(CFLAGS)) $(KSFT_CFLAGS) -Itests/kselftest \
+		-o $@ $< tests/kselftest/testlib.c $(LIB) $(LDLIBS)
+
+$(BUILD)/kselftest/%: tests/kselftest/progs/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -O2,$(CFLAGS)) $(KSFT_CFLAGS) -o $@ $<
+
+# Everything the VM needs in one directory: the tool, the tests, the list.
+vm-bin: tools kselftests
+	@rm -rf $(BUILD)/vm-bin && mkdir -p $(BUILD)/vm-bin
+	cp $(TOOL) $(KSFT_BINS) $(KSFT_PROGS) $(KSFT_SCRIPTS) tests/kselftest/list \
+		tests/vm/demo.sh $(BUILD)/vm-bin/
+
+check:
+	bash tests/check.sh
+
+demo:
+	bash tests/vm/demo-run.sh
+
+install: all
+	install -D -m 0755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/skidless
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	depmod -a $(KERNELRELEASE)
+
+dkms-install:
+	rm -rf /usr/src/skidless-$(VERSION)
+	mkdir -p /usr/src/skidless-$(VERSION)
+	cp -r Kbuild dkms.conf kmod uapi /usr/src/skidless-$(VERSION)/
+	dkms add -m skidless -v $(VERSION)
+	dkms build -m skidless -v $(VERSION) -k $(KERNELRELEASE)
+	dkms install -m skidless -v $(VERSION) -k $(KERNELRELEASE)
+
+clean:
+	rm -rf $(BUILD)
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
+
+.PHONY: all module tools kselftests vm-bin check demo install dkms-install clean

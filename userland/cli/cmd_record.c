@@ -1,0 +1,680 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * skidless record: configure a session, drain its rings into a capture file
+ * until the command ends, the process exits, the duration is up or the
+ * user interrupts, then account for every record.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "cpulist.h"
+#include "decode.h"
+#include "device.h"
+#include "explain.h"
+#include "params.h"
+#include "reader.h"
+#include "record_ksyms.h"
+#include "record_procs.h"
+#include "subcommands.h"
+#include "tracee.h"
+
+#define DEFAULT_FREQ		997	/* prime: no lockstep with the tick */
+#define DEFAULT_RING_PAGES	256
+#define DRAIN_INTERVAL_MS	100
+#define PROGRESS_INTERVAL_NS	500000000ULL
+#define CPU_WORDS		(SKD_CPUMASK_MAX_BYTES / 8)
+
+struct options {
+	uint64_t freq;
+	bool all_cpus;
+	const char *cpu_list;
+	pid_t pid;
+	const char *output;
+	double duration;
+	uint64_t ring_pages;
+	uint64_t depth;
+	bool quiet;
+	bool trace;
+	char **cmd;
+};
+
+struct recorder {
+	struct options o;
+	int fd;
+	struct skd_info info;
+	struct skd_config cfg;
+	uint64_t cpus[CPU_WORDS];
+	struct skd_reader *reader;
+	struct skd_capture_writer *out;
+	struct procs *procs;
+	struct ksym_hits *khits;
+	struct tracee child;
+	bool have_child;
+	int sigfd;
+	int pidfd;
+	bool stop;
+	const char *stop_reason;
+
+	uint64_t start_ns;
+	uint64_t start_realtime_ns;
+	uint64_t samples;
+	uint64_t records;
+	uint64_t lost_reported;
+	uint64_t malformed;
+	uint64_t last_progress_ns;
+	uint64_t last_progress_samples;
+	bool progress_shown;
+};
+
+static const char usage_text[] =
+	"Usage: %s %s [options] [-- COMMAND [ARGS...]]\n"
+	"\n"
+	"Sample a command (and its children), a process (-p) or CPUs (-a, -C)\n"
+	"and write the samples to a capture file.\n"
+	"\n"
+	"  -F, --freq HZ            samples per second per CPU (default %u)\n"
+	"  -a, --all-cpus           every CPU, every process\n"
+	"  -C, --cpu LIST           only these CPUs, e.g. 0,2-3\n"
+	"  -p, --pid PID            this process and its descendants\n"
+	"  -o, --output FILE        capture file (default skidless.data)\n"
+	"  -m, --mmap-pages N       ring pages per CPU, a power of two (default %u)\n"
+	"  -g                       frame-pointer call chains (the default)\n"
+	"      --call-graph fp[,N] | none\n"
+	"                           call chains of up to N frames (default 127)\n"
+	"      --duration SECONDS   stop after this long\n"
+	"      --no-trace           do not follow COMMAND's processes with ptrace\n"
+	"                           (maps of processes that exit quickly may be lost)\n"
+	"  -q, --quiet              no progress line\n";
+
+static void usage(FILE *f, const char *cmd)
+{
+	fprintf(f, usage_text, PROG_NAME, cmd, DEFAULT_FREQ, DEFAULT_RING_PAGES);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static uint64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static bool parse_call_graph(const char *s, struct options *o)
+{
+	if (!strcmp(s, "none")) {
+		o->depth = 0;
+		return true;
+	}
+	if (!strcmp(s, "fp")) {
+		o->depth = SKD_MAX_CALLCHAIN;
+		return true;
+	}
+	if (!strncmp(s, "fp,", 3))
+		return parse_uint("--call-graph", s + 3, 1, SKD_MAX_CALLCHAIN,
+				  &o->depth);
+	fprintf(stderr, "--call-graph: `%s' is not fp, fp,DEPTH or none "
+		"(this backend has no LBR call stacks)\n", s);
+	return false;
+}
+
+static int parse_options(int argc, char *argv[], struct options *o)
+{
+	enum { OPT_CALL_GRAPH = 256, OPT_DURATION, OPT_NO_TRACE };
+	static const struct option longopts[] = {
+		{ "freq", required_argument, NULL, 'F' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int c;
+
+	*o = (struct options){
+		.freq = DEFAULT_FREQ, .output = "skidless.data",
+		.ring_pages = DEFAULT_RING_PAGES, .depth = SKD_MAX_CALLCHAIN,
+		.trace = true,
+	};
+	while ((c = getopt_long(argc, argv, "+F:aC:p:o:m:gqh", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'F':
+			if (!parse_uint("-F", optarg, 1, UINT32_MAX, &o->freq))
+				return -1;
+			break;
+		case 'a':
+			o->all_cpus = true;
+			break;
+		case 'C':
+			o->cpu_list = optarg;
+			break;
+		case 'p':
+			if (!parse_uint("-p", optarg, 1, INT32_MAX, &v))
+				return -1;
+			o->pid = (pid_t)v;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'm':
+			if (!parse_uint("-m", optarg, 1, UINT32_MAX,
+					&o->ring_pages))
+				return -1;
+			if (o->ring_pages & (o->ring_pages - 1)) {
+				fprintf(stderr, "-m: `%s' is not a power of two\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'g':
+			o->depth = SKD_MAX_CALLCHAIN;
+			break;
+		case OPT_CALL_GRAPH:
+			if (!parse_call_graph(optarg, o))
+				return -1;
+			break;
+		case OPT_DURATION:
+			if (!parse_seconds("--duration", optarg, &o->duration))
+				return -1;
+			break;
+		case OPT_NO_TRACE:
+			o->trace = false;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			usage(stdout, argv[0]);
+			exit(0);
+		default:
+			usage(stderr, argv[0]);
+			return -1;
+		}
+	}
+	if (optind < argc)
+		o->cmd = argv + optind;
+
+	if (o->pid && o->cmd) {
+		fprintf(stderr, "-p and a COMMAND exclude each other: pick one\n");
+		return -1;
+	}
+	if (o->pid && o->all_cpus) {
+		fprintf(stderr, "-p follows one process; -a samples everything: pick one\n");
+		return -1;
+	}
+	if (!o->pid && !o->cmd && !o->all_cpus && !o->cpu_list) {
+		fprintf(stderr, "Nothing to sample: give a COMMAND after --, -p PID, -a or -C CPUS\n");
+		usage(stderr, argv[0]);
+		return -1;
+	}
+	return 0;
+}
+
+static int setup_signals(struct recorder *rc)
+{
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGCHLD);
+	/* Blocked here, read from the signalfd; the child unblocks them. */
+	if (sigprocmask(SIG_BLOCK, &mask, NULL))
+		return -errno;
+	rc->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	return rc->sigfd < 0 ? -errno : 0;
+}
+
+static void fill_config(struct recorder *rc)
+{
+	struct skd_config *cfg = &rc->cfg;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->size = sizeof(*cfg);
+	cfg->flags = SKD_CFG_FREQ;
+	cfg->backend = SKD_BACKEND_TIMER;
+	cfg->ring_pages = rc->o.ring_pages;
+	cfg->sample_freq = rc->o.freq;
+	cfg->callchain_depth = rc->o.depth;
+	if (rc->o.pid || (rc->o.cmd && !rc->o.all_cpus && !rc->o.cpu_list)) {
+		cfg->flags |= SKD_CFG_PID;
+		cfg->pid = rc->o.pid ? rc->o.pid : rc->child.pid;
+	}
+	if (rc->o.cpu_list) {
+		cfg->cpumask_bytes = sizeof(rc->cpus);
+		cfg->cpumask_ptr = (uintptr_t)rc->cpus;
+	}
+}
+
+/* Checks the kernel would make, done first for a message naming the option. */
+static bool check_limits(const struct recorder *rc)
+{
+	const struct skd_info *info = &rc->info;
+	unsigned int cpu;
+
+	if (rc->o.freq > info->max_freq) {
+		fprintf(stderr, "-F %" PRIu64 ": the module allows at most %u Hz "
+			"(module parameter max_freq)\n", rc->o.freq,
+			info->max_freq);
+		return false;
+	}
+	if (rc->o.ring_pages > info->max_ring_pages) {
+		fprintf(stderr, "-m %" PRIu64 ": the module allows at most %u "
+			"pages per CPU (module parameter max_ring_pages)\n",
+			rc->o.ring_pages, info->max_ring_pages);
+		return false;
+	}
+	if (!rc->o.cpu_list)
+		return true;
+	for (cpu = info->nr_cpu_ids; cpu < CPU_WORDS * 64; cpu++) {
+		if (skd_cpu_isset(rc->cpus, cpu)) {
+			fprintf(stderr, "-C %s: CPU %u does not exist here "
+				"(CPU ids are below %u)\n", rc->o.cpu_list, cpu,
+				info->nr_cpu_ids);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void progress(struct recorder *rc, bool final)
+{
+	uint64_t now = now_ns();
+	double rate;
+
+	if (rc->o.quiet || !isatty(STDERR_FILENO))
+		return;
+	if (!final && now - rc->last_progress_ns < PROGRESS_INTERVAL_NS)
+		return;
+	rate = (double)(rc->samples - rc->last_progress_samples) * 1e9 /
+	       (double)(now - rc->last_progress_ns + 1);
+	rc->last_progress_ns = now;
+	rc->last_progress_samples = rc->samples;
+	if (final) {
+		if (rc->progress_shown)
+			fprintf(stderr, "\r\033[K");
+		return;
+	}
+	fprintf(stderr, "\r\033[K%s: %" PRIu64 " samples, %" PRIu64
+		" lost, %.0f samples/s", PROG_NAME, rc->samples,
+		rc->lost_reported, rate);
+	rc->progress_shown = true;
+}
+
+static void note_sample(struct recorder *rc, const struct skd_event *ev)
+{
+	uint32_t pid = ev->id->pid;
+	unsigned int i;
+
+	rc->samples++;
+	procs_note(rc->procs, pid, ev->id->tid);
+	if (!ev->sample.ips) {
+		if (skd_is_kernel_addr(ev->sample.rec->ip))
+			ksym_hits_add(rc->khits, ev->sample.rec->ip);
+		else
+			procs_user_ip(rc->procs, pid, ev->sample.rec->ip);
+		return;
+	}
+	for (i = 0; i < ev->sample.nr; i++) {
+		uint64_t ip = ev->sample.ips[i];
+
+		if (i < ev->sample.nr_kernel)
+			ksym_hits_add(rc->khits, ip);
+		else
+			procs_user_ip(rc->procs, pid, ip);
+	}
+}
+
+static int on_record(const struct skd_rec_header *h, void *arg)
+{
+	struct recorder *rc = arg;
+	struct skd_event ev;
+
+	if (skd_decode(h, h->size, &ev) < 0) {
+		rc->malformed++;
+		return 0;
+	}
+	rc->records++;
+	skd_capture_put(rc->out, h);
+	switch (ev.type) {
+	case SKD_REC_SAMPLE:
+		note_sample(rc, &ev);
+		break;
+	case SKD_REC_LOST:
+		rc->lost_reported += ev.lost->lost;
+		break;
+	case SKD_REC_COMM:
+		procs_comm_known(rc->procs, ev.id->tid);
+		procs_note(rc->procs, ev.id->pid, ev.id->tid);
+		break;
+	case SKD_REC_EXEC:
+		procs_exec(rc->procs, ev.id->pid);
+		break;
+	case SKD_REC_FORK:
+		/* The child has its parent's name: the kernel told us so. */
+		procs_comm_known(rc->procs, ev.id->tid);
+		procs_note(rc->procs, ev.id->pid, ev.id->tid);
+		break;
+	}
+	return 0;
+}
+
+static void drain(struct recorder *rc)
+{
+	procs_new_batch(rc->procs);
+	if (skd_reader_drain(rc->reader, on_record, rc) == -EIO)
+		fprintf(stderr, "%s: a ring held a corrupt record; its contents "
+			"were skipped (counted in the summary)\n", PROG_NAME);
+}
+
+static void on_leader_exit(pid_t tgid, void *arg)
+{
+	struct recorder *rc = arg;
+
+	/* Records of its last moments are in the rings: take them first. */
+	drain(rc);
+	procs_snapshot(rc->procs, tgid);
+}
+
+static void handle_signals(struct recorder *rc)
+{
+	struct signalfd_siginfo si;
+
+	while (read(rc->sigfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD)
+			continue;
+		rc->stop = true;
+		rc->stop_reason = si.ssi_signo == SIGINT ? "interrupted" :
+				  "terminated";
+	}
+	if (rc->have_child) {
+		tracee_reap(&rc->child, on_leader_exit, rc);
+		if (rc->child.exited && !rc->stop) {
+			rc->stop = true;
+			rc->stop_reason = "command exited";
+		}
+	}
+}
+
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+static void run_loop(struct recorder *rc)
+{
+	uint64_t deadline = rc->o.duration ?
+		rc->start_ns + (uint64_t)(rc->o.duration * 1e9) : 0;
+	struct pollfd fds[3] = {
+		{ .fd = rc->fd, .events = POLLIN },
+		{ .fd = rc->sigfd, .events = POLLIN },
+		{ .fd = rc->pidfd, .events = POLLIN },
+	};
+
+	while (!rc->stop) {
+		poll(fds, rc->pidfd >= 0 ? 3 : 2, DRAIN_INTERVAL_MS);
+		if (fds[1].revents)
+			handle_signals(rc);
+		if (rc->pidfd >= 0 && fds[2].revents && !rc->stop) {
+			rc->stop = true;
+			rc->stop_reason = "process exited";
+		}
+		drain(rc);
+		if (deadline && now_ns() >= deadline && !rc->stop) {
+			rc->stop = true;
+			rc->stop_reason = "duration reached";
+		}
+		progress(rc, false);
+	}
+}
+
+static void write_session(struct recorder *rc, int argc, char *argv[])
+{
+	struct skd_frec_session s = {
+		.start_time = rc->start_ns,
+		.start_realtime = rc->start_realtime_ns,
+		.backend = rc->cfg.backend,
+		.flags = rc->cfg.flags,
+		.sample = rc->cfg.sample_freq,
+		.callchain_depth = rc->cfg.callchain_depth,
+		.nr_cpus = rc->info.nr_cpu_ids,
+	};
+	char cmdline[1024] = PROG_NAME;
+	struct utsname u;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		size_t len = strlen(cmdline);
+
+		snprintf(cmdline + len, sizeof(cmdline) - len, " %s", argv[i]);
+	}
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	skd_capture_put_session(rc->out, &s, u.nodename, u.release, cmdline);
+}
+
+/* Counters, and the promise that nothing went missing unnoticed. */
+static int finish(struct recorder *rc)
+{
+	uint64_t generated = 0, delivered = 0, lost = 0;
+	struct skd_cpu_stats *st;
+	unsigned int cpu, nr = rc->info.nr_cpu_ids;
+	long ksyms;
+	int ret;
+
+	st = calloc(nr, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	ret = skd_dev_stats(rc->fd, st, nr, NULL);
+	if (ret) {
+		fprintf(stderr, "%s: reading the session counters: %s\n",
+			PROG_NAME, skd_explain(SKD_OP_STATS, -ret));
+		free(st);
+		return ret;
+	}
+	for (cpu = 0; cpu < nr; cpu++) {
+		skd_capture_put_stats(rc->out, cpu, &st[cpu]);
+		generated += st[cpu].generated;
+		delivered += st[cpu].delivered;
+		lost += st[cpu].lost;
+	}
+	free(st);
+
+	ksyms = ksym_hits_write(rc->khits, rc->out);
+	if (ksyms < 0)
+		fprintf(stderr, "%s: warning: kernel symbols not recorded (/proc/"
+			"kallsyms: %s); kernel frames will show as addresses\n",
+			PROG_NAME, strerror((int)-ksyms));
+
+	ret = skd_capture_finish(rc->out, now_ns());
+	rc->out = NULL;
+	if (ret) {
+		fprintf(stderr, "%s: writing %s failed: %s\n", PROG_NAME,
+			rc->o.output, strerror(-ret));
+		return ret;
+	}
+
+	fprintf(stderr, "%s: %s; %" PRIu64 " samples written to %s\n"
+		"%s: records generated %" PRIu64 ", delivered %" PRIu64
+		", lost %" PRIu64 "\n", PROG_NAME, rc->stop_reason, rc->samples,
+		rc->o.output, PROG_NAME, generated, delivered, lost);
+	if (lost)
+		fprintf(stderr, "%s: warning: %" PRIu64 " records were lost because "
+			"the reader fell behind: use a bigger -m (now %" PRIu64
+			") or a lower -F\n", PROG_NAME, lost, rc->o.ring_pages);
+	if (rc->malformed || skd_reader_corrupt(rc->reader))
+		fprintf(stderr, "%s: warning: %" PRIu64 " malformed records and %"
+			PRIu64 " corrupt ring bytes were skipped: please report "
+			"this bug\n", PROG_NAME, rc->malformed,
+			skd_reader_corrupt(rc->reader));
+	return 0;
+}
+
+static int start_session(struct recorder *rc)
+{
+	int ret;
+
+	if (rc->o.cmd) {
+		ret = tracee_spawn(&rc->child, rc->o.cmd, rc->o.trace);
+		if (ret) {
+			fprintf(stderr, "%s: cannot start %s: %s\n", PROG_NAME,
+				rc->o.cmd[0], strerror(-ret));
+			return ret;
+		}
+		rc->have_child = true;
+	}
+	fill_config(rc);
+	ret = skd_dev_config(rc->fd, &rc->cfg);
+	if (ret) {
+		fprintf(stderr, "%s: %s\n", PROG_NAME,
+			skd_explain(SKD_OP_CONFIG, -ret));
+		return ret;
+	}
+	rc->reader = skd_reader_open(rc->fd, &rc->info, rc->cfg.ring_pages);
+	if (!rc->reader) {
+		ret = -errno;
+		fprintf(stderr, "%s: %s\n", PROG_NAME,
+			skd_explain(SKD_OP_MMAP, -ret));
+		return ret;
+	}
+	rc->out = skd_capture_create(rc->o.output);
+	if (!rc->out) {
+		ret = -errno;
+		fprintf(stderr, "%s: cannot create %s: %s\n", PROG_NAME,
+			rc->o.output, strerror(-ret));
+		return ret;
+	}
+	rc->procs = procs_new(rc->out);
+	rc->khits = ksym_hits_new();
+	if (!rc->procs || !rc->khits)
+		return -ENOMEM;
+
+	rc->pidfd = rc->o.pid ? open_pidfd(rc->o.pid) : -1;
+	rc->start_ns = now_ns();
+	rc->start_realtime_ns = realtime_ns();
+	rc->last_progress_ns = rc->start_ns;
+	ret = skd_dev_start(rc->fd);
+	if (ret) {
+		fprintf(stderr, "%s: %s\n", PROG_NAME,
+			skd_explain(SKD_OP_START, -ret));
+		return ret;
+	}
+	/* Maps of what runs already; the kernel reports what starts later. */
+	if (rc->o.pid)
+		procs_note(rc->procs, rc->o.pid, rc->o.pid);
+	else if (!rc->o.cmd || rc->o.all_cpus || rc->o.cpu_list)
+		procs_snapshot_all(rc->procs);
+
+	if (rc->have_child) {
+		ret = tracee_go(&rc->child);
+		if (ret) {
+			fprintf(stderr, "%s: cannot run %s: %s\n", PROG_NAME,
+				rc->o.cmd[0], strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int record_main(int argc, char *argv[])
+{
+	struct recorder rc = { .fd = -1, .sigfd = -1, .pidfd = -1 };
+	int ret, status = 1;
+
+	if (parse_options(argc, argv, &rc.o))
+		return 1;
+	if (rc.o.cpu_list) {
+		ret = skd_cpulist_parse(rc.o.cpu_list, rc.cpus, CPU_WORDS);
+		if (ret < 0) {
+			fprintf(stderr, "-C: `%s' is not a CPU list like 0,2-3\n",
+				rc.o.cpu_list);
+			return 1;
+		}
+	}
+
+	rc.fd = skd_dev_open(true);
+	if (rc.fd < 0) {
+		fprintf(stderr, "%s: %s\n", PROG_NAME,
+			skd_explain(SKD_OP_OPEN, -rc.fd));
+		return 1;
+	}
+	if (skd_dev_info(rc.fd, &rc.info)) {
+		fprintf(stderr, "%s: %s\n", PROG_NAME,
+			skd_explain(SKD_OP_INFO, errno));
+		goto out;
+	}
+	if (!check_limits(&rc))
+		goto out;
+	if (setup_signals(&rc)) {
+		perror("signalfd");
+		goto out;
+	}
+
+	if (start_session(&rc))
+		goto out;
+	write_session(&rc, argc - 1, argv + 1);
+	run_loop(&rc);
+
+	/* A command still running when we stop gets asked to end. */
+	if (rc.have_child && !rc.child.exited)
+		tracee_terminate(&rc.child, 2000, on_leader_exit, &rc);
+	ret = skd_dev_stop(rc.fd);
+	if (ret)
+		fprintf(stderr, "%s: %s\n", PROG_NAME,
+			skd_explain(SKD_OP_STOP, -ret));
+	drain(&rc);
+	progress(&rc, true);
+	if (!finish(&rc))
+		status = 0;
+	if (rc.have_child && WIFEXITED(rc.child.status) &&
+	    WEXITSTATUS(rc.child.status))
+		fprintf(stderr, "%s: %s exited with status %d\n", PROG_NAME,
+			rc.o.cmd[0], WEXITSTATUS(rc.child.status));
+out:
+	if (rc.have_child && !rc.child.exited)
+		tracee_kill(&rc.child);
+	if (rc.out)
+		skd_capture_finish(rc.out, now_ns());
+	procs_free(rc.procs);
+	ksym_hits_free(rc.khits);
+	skd_reader_close(rc.reader);
+	if (rc.pidfd >= 0)
+		close(rc.pidfd);
+	if (rc.sigfd >= 0)
+		close(rc.sigfd);
+	close(rc.fd);
+	return status;
+}

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/* skidless report: where the samples landed, by function. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hmap.h"
+#include "params.h"
+#include "profile.h"
+#include "report_common.h"
+#include "subcommands.h"
+
+static const char usage_text[] =
+	"Usage: %s %s [-i FILE] [-n N]\n"
+	"\n"
+	"Show the functions that were running when samples were taken (self\n"
+	"time), with the share of all samples each one got.\n"
+	"\n"
+	"  -i, --input FILE   capture to read (default skidless.data)\n"
+	"  -n, --top N        show the N busiest functions (default 20; 0: all)\n";
+
+struct entry {
+	char *sym;		/* "name" or "[unknown]" */
+	const char *dso;
+	uint64_t samples;
+};
+
+struct table {
+	struct skd_hmap index;	/* hash of sym and dso -> entry index + 1 */
+	struct entry *v;
+	size_t n, cap;
+};
+
+static uint64_t hash_of(const char *sym, const char *dso)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+	const char *s;
+
+	for (s = sym; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
+	h = (h ^ 0xff) * 0x100000001b3ULL;
+	for (s = dso; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+static int count(struct table *t, const char *sym, const char *dso)
+{
+	uint64_t h = hash_of(sym, dso);
+	struct entry *e;
+	uintptr_t idx;
+
+	/* Walk past hash collisions to the slot holding this very pair. */
+	while ((idx = (uintptr_t)skd_hmap_get(&t->index, h))) {
+		e = &t->v[idx - 1];
+		if (!strcmp(e->sym, sym) && !strcmp(e->dso, dso)) {
+			e->samples++;
+			return 0;
+		}
+		h++;
+	}
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		struct entry *v = realloc(t->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		t->v = v;
+		t->cap = cap;
+	}
+	e = &t->v[t->n];
+	e->sym = strdup(sym);
+	e->dso = dso;
+	e->samples = 1;
+	if (!e->sym || skd_hmap_put(&t->index, h, (void *)(uintptr_t)(t->n + 1)))
+		return -ENOMEM;
+	t->n++;
+	return 0;
+}
+
+static int by_samples(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return strcmp(x->sym, y->sym);
+}
+
+static void print_header(const struct skd_profile *p, const char *input,
+			 uint64_t samples)
+{
+	const struct skd_profile_totals *t = skd_profile_totals(p);
+
+	printf("# skidless report of %s\n", input);
+	printf("# command: %s\n", skd_profile_session_string(p, 2));
+	printf("# host: %s, kernel %s\n", skd_profile_session_string(p, 0),
+	       skd_profile_session_string(p, 1));
+	printf("# samples: %" PRIu64 ", records lost: %" PRIu64 "\n#\n", samples,
+	       (uint64_t)t->stats.lost);
+	printf("# %8s %9s  %-40s %s\n", "Overhead", "Samples", "Symbol",
+	       "Object");
+}
+
+int report_main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *input = "skidless.data";
+	struct table t = { 0 };
+	struct skd_profile *p;
+	struct skd_event ev;
+	struct skd_frame f;
+	uint64_t top = 20;
+	size_t i, n;
+	int c, ret = 1;
+	char err[512];
+
+	while ((c = getopt_long(argc, argv, "i:n:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case 'n':
+			if (!parse_uint("-n", optarg, 0, UINT32_MAX, &top))
+				return 1;
+			break;
+		case 'h':
+			printf(usage_text, PROG_NAME, argv[0]);
+			return 0;
+		default:
+			fprintf(stderr, usage_text, PROG_NAME, argv[0]);
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s %s: unexpected argument `%s'\n", PROG_NAME,
+			argv[0], argv[optind]);
+		return 1;
+	}
+	if (skd_profile_load(input, &p, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", PROG_NAME, err);
+		return 1;
+	}
+
+	n = skd_profile_nr_samples(p);
+	for (i = 0; i < n; i++) {
+		skd_profile_sample(p, i, &ev);
+		skd_profile_frame(p, &ev, 0, &f);
+		if (count(&t, f.sym ? f.sym : "[unknown]", f.dso)) {
+			fprintf(stderr, "%s: out of memory\n", PROG_NAME);
+			goto out;
+		}
+	}
+	qsort(t.v, t.n, sizeof(*t.v), by_samples);
+
+	print_header(p, input, n);
+	for (i = 0; i < t.n && (!top || i < top); i++)
+		printf("  %7.2f%% %9" PRIu64 "  %-40s %s\n",
+		       100.0 * (double)t.v[i].samples / (double)n,
+		       t.v[i].samples, t.v[i].sym, t.v[i].dso);
+	if (!n)
+		printf("# no samples\n");
+	warn_capture_problems(input, skd_profile_totals(p));
+	ret = 0;
+out:
+	for (i = 0; i < t.n; i++)
+		free(t.v[i].sym);
+	free(t.v);
+	skd_hmap_free(&t.index);
+	skd_profile_free(p);
+	return ret;
+}

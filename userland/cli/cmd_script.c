@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/* skidless script: one line per sample, in time order, frames named. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "profile.h"
+#include "report_common.h"
+#include "subcommands.h"
+
+static const char usage_text[] =
+	"Usage: %s %s [-i FILE] [--all]\n"
+	"\n"
+	"Print every sample of a capture: command, pid/tid, CPU, time, period,\n"
+	"mode (U user, K kernel) and the call chain, leaf first.\n"
+	"\n"
+	"  -i, --input FILE   capture to read (default skidless.data)\n"
+	"      --all          also print COMM, EXEC, FORK, EXIT and LOST records\n";
+
+static void print_prefix(const struct skd_profile *p,
+			 const struct skd_event *ev)
+{
+	const char *comm = skd_profile_comm(p, ev->id->pid, ev->id->tid,
+					    ev->id->time);
+
+	if (!comm)
+		comm = ev->id->pid ? ":" : "swapper";
+	printf("%16s %6u/%-6u [%03u] %" PRIu64 ".%06" PRIu64 ": ", comm,
+	       ev->id->pid, ev->id->tid, ev->id->cpu,
+	       (uint64_t)ev->id->time / 1000000000,
+	       (uint64_t)ev->id->time % 1000000000 / 1000);
+}
+
+static void print_sample(struct skd_profile *p, const struct skd_event *ev)
+{
+	unsigned int i, n = skd_profile_nr_frames(ev);
+	struct skd_frame f;
+
+	print_prefix(p, ev);
+	printf("%" PRIu64 " %c ", (uint64_t)ev->sample.rec->period,
+	       (ev->misc & SKD_MISC_CPUMODE_MASK) == SKD_MISC_KERNEL ? 'K' : 'U');
+	for (i = 0; i < n; i++) {
+		skd_profile_frame(p, ev, i, &f);
+		if (i)
+			fputs(" <- ", stdout);
+		print_frame(stdout, &f);
+	}
+	putchar('\n');
+}
+
+static void print_other(const struct skd_profile *p, const struct skd_event *ev)
+{
+	print_prefix(p, ev);
+	switch (ev->type) {
+	case SKD_REC_COMM:
+		printf("COMM %s%s\n", ev->comm->comm,
+		       ev->misc & SKD_MISC_COMM_EXEC ? " (exec)" : "");
+		break;
+	case SKD_REC_EXEC:
+		printf("EXEC %s\n", ev->exec.path);
+		break;
+	case SKD_REC_FORK:
+		printf("FORK from %u/%u\n", ev->task->ppid, ev->task->ptid);
+		break;
+	case SKD_REC_EXIT:
+		printf("EXIT\n");
+		break;
+	case SKD_REC_LOST:
+		printf("LOST %" PRIu64 " records\n", (uint64_t)ev->lost->lost);
+		break;
+	}
+}
+
+int script_main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "all", no_argument, NULL, 'A' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *input = "skidless.data";
+	struct skd_event ev, other;
+	size_t i = 0, j = 0, ns, no;
+	struct skd_profile *p;
+	bool all = false;
+	char err[512];
+	int c;
+
+	while ((c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case 'A':
+			all = true;
+			break;
+		case 'h':
+			printf(usage_text, PROG_NAME, argv[0]);
+			return 0;
+		default:
+			fprintf(stderr, usage_text, PROG_NAME, argv[0]);
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s %s: unexpected argument `%s'\n", PROG_NAME,
+			argv[0], argv[optind]);
+		return 1;
+	}
+	if (skd_profile_load(input, &p, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", PROG_NAME, err);
+		return 1;
+	}
+
+	ns = skd_profile_nr_samples(p);
+	no = all ? skd_profile_nr_other(p) : 0;
+	/* Merge the two time-ordered streams. */
+	while (i < ns || j < no) {
+		if (i < ns)
+			skd_profile_sample(p, i, &ev);
+		if (j < no)
+			skd_profile_other(p, j, &other);
+		if (j < no && (i >= ns || other.id->time < ev.id->time)) {
+			print_other(p, &other);
+			j++;
+		} else {
+			print_sample(p, &ev);
+			i++;
+		}
+	}
+	warn_capture_problems(input, skd_profile_totals(p));
+	skd_profile_free(p);
+	return fflush(stdout) ? 1 : 0;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What script and report print the same way. */
+#ifndef _SKD_REPORT_COMMON_H
+#define _SKD_REPORT_COMMON_H
+
+#include <stdio.h>
+
+#include "profile.h"
+
+/* "sym+0x1a (dso)", or "0xaddr (dso)" when the symbol is unknown. */
+void print_frame(FILE *f, const struct skd_frame *fr);
+/* On stderr: an unfinished or corrupt file, and records that were lost. */
+void warn_capture_problems(const char *path,
+			   const struct skd_profile_totals *t);
+
+#endif /* _SKD_REPORT_COMMON_H */

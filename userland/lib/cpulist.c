@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpulist.h"
+
+static int parse_num(const char **p, unsigned long *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**p))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoul(*p, &end, 10);
+	if (errno)
+		return -ERANGE;
+	*p = end;
+	return 0;
+}
+
+int skd_cpulist_parse(const char *s, uint64_t *mask, size_t nwords)
+{
+	unsigned long lo, hi, cpu;
+	const char *p = s;
+	int count = 0;
+
+	memset(mask, 0, nwords * sizeof(*mask));
+	while (*p && *p != '\n') {
+		if (parse_num(&p, &lo))
+			return -EINVAL;
+		hi = lo;
+		if (*p == '-') {
+			p++;
+			if (parse_num(&p, &hi) || hi < lo)
+				return -EINVAL;
+		}
+		if (hi >= nwords * 64)
+			return -ERANGE;
+		for (cpu = lo; cpu <= hi; cpu++) {
+			if (!skd_cpu_isset(mask, cpu))
+				count++;
+			mask[cpu / 64] |= 1ULL << (cpu % 64);
+		}
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -EINVAL;
+	}
+	return count ? count : -EINVAL;
+}
+
+int skd_cpus_possible(uint64_t *mask, size_t nwords)
+{
+	char buf[4096];
+	size_t n;
+	FILE *f;
+	int ret;
+
+	f = fopen("/sys/devices/system/cpu/possible", "re");
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	ret = skd_cpulist_parse(buf, mask, nwords);
+	return ret < 0 ? ret : 0;
+}

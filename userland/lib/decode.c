@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <string.h>
+
+#include "decode.h"
+
+static int decode_sample(const uint8_t *p, size_t size, struct skd_event *ev)
+{
+	const struct skd_rec_sample *rec = (const void *)p;
+	const struct skd_callchain *cc;
+	size_t need = sizeof(*rec);
+
+	if (size < need)
+		return -EINVAL;
+	ev->sample.rec = rec;
+	ev->sample.ips = NULL;
+	ev->sample.nr = 0;
+	ev->sample.nr_kernel = 0;
+	if (!(rec->fields & SKD_SAMPLE_CALLCHAIN))
+		return 0;
+
+	if (size < need + sizeof(*cc))
+		return -EINVAL;
+	cc = (const void *)(p + need);
+	if (cc->nr_kernel > cc->nr || cc->nr > SKD_MAX_CALLCHAIN ||
+	    size < need + sizeof(*cc) + cc->nr * sizeof(uint64_t))
+		return -EINVAL;
+	ev->sample.ips = cc->ips;
+	ev->sample.nr = cc->nr;
+	ev->sample.nr_kernel = cc->nr_kernel;
+	return 0;
+}
+
+static int decode_exec(const uint8_t *p, size_t size, struct skd_event *ev)
+{
+	const struct skd_rec_exec *rec = (const void *)p;
+	size_t room;
+
+	if (size < sizeof(*rec) + 1)
+		return -EINVAL;
+	room = size - sizeof(*rec);
+	/* The path must end inside the record. */
+	if (!memchr(rec->path, '\0', room))
+		return -EINVAL;
+	ev->exec.rec = rec;
+	ev->exec.path = rec->path;
+	return 0;
+}
+
+int skd_decode(const void *buf, size_t len, struct skd_event *ev)
+{
+	const struct skd_rec_header *hdr = buf;
+	const uint8_t *p = buf;
+	size_t size;
+	int ret = 0;
+
+	if (len < sizeof(*hdr))
+		return -EINVAL;
+	size = hdr->size;
+	if (size < sizeof(*hdr) || size % 8 || size > len)
+		return -EINVAL;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->type = hdr->type;
+	ev->misc = hdr->misc;
+	ev->size = hdr->size;
+	ev->hdr = hdr;
+
+	if (hdr->type == 0 || hdr->type >= __SKD_REC_MAX)
+		return (int)size;
+	if (size < sizeof(*hdr) + sizeof(struct skd_rec_id))
+		return -EINVAL;
+	ev->id = (const void *)(p + sizeof(*hdr));
+
+	switch (hdr->type) {
+	case SKD_REC_SAMPLE:
+		ret = decode_sample(p, size, ev);
+		break;
+	case SKD_REC_LOST:
+		if (size < sizeof(struct skd_rec_lost))
+			return -EINVAL;
+		ev->lost = buf;
+		break;
+	case SKD_REC_COMM:
+		if (size < sizeof(struct skd_rec_comm))
+			return -EINVAL;
+		ev->comm = buf;
+		/* comm[] is NUL-terminated by the kernel; do not rely on it. */
+		if (!memchr(ev->comm->comm, '\0', sizeof(ev->comm->comm)))
+			return -EINVAL;
+		break;
+	case SKD_REC_EXEC:
+		ret = decode_exec(p, size, ev);
+		break;
+	case SKD_REC_FORK:
+	case SKD_REC_EXIT:
+		if (size < sizeof(struct skd_rec_task))
+			return -EINVAL;
+		ev->task = buf;
+		break;
+	}
+	return ret ? ret : (int)size;
+}
+
+const char *skd_rec_type_name(uint32_t type)
+{
+	static const char *const names[__SKD_REC_MAX] = {
+		[SKD_REC_SAMPLE] = "SAMPLE",
+		[SKD_REC_LOST] = "LOST",
+		[SKD_REC_COMM] = "COMM",
+		[SKD_REC_EXEC] = "EXEC",
+		[SKD_REC_FORK] = "FORK",
+		[SKD_REC_EXIT] = "EXIT",
+	};
+
+	if (type < __SKD_REC_MAX && names[type])
+		return names[type];
+	return "UNKNOWN";
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The three-call facade over /dev/skidless: open a session, configure and
+ * drive it, read its counters. Functions return 0 or -errno and leave errno
+ * set, so callers can report with skd_explain().
+ */
+#ifndef _SKD_DEVICE_H
+#define _SKD_DEVICE_H
+
+#include <stdbool.h>
+
+#include "skidless.h"
+
+#define SKD_DEVICE_PATH	"/dev/" SKD_DEVICE_NAME
+
+/*
+ * Open a session. With @autoload, a missing device makes us load the
+ * installed module (modprobe semantics, e.g. after a DKMS install) first.
+ */
+int skd_dev_open(bool autoload);
+int skd_dev_info(int fd, struct skd_info *info);
+int skd_dev_config(int fd, const struct skd_config *cfg);
+int skd_dev_start(int fd);
+int skd_dev_stop(int fd);
+/* Per-CPU counters into @st (room for @nr), *@nr_cpu_ids set. */
+int skd_dev_stats(int fd, struct skd_cpu_stats *st, unsigned int nr,
+		  unsigned int *nr_cpu_ids);
+
+#endif /* _SKD_DEVICE_H */

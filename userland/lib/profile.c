@@ -1,0 +1,598 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading a capture for script and report. Records in a file are in drain
+ * order (per CPU, batch by batch), not time order, so everything with a
+ * time is collected first and sorted before anything is looked up.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "hmap.h"
+#include "maps.h"
+#include "profile.h"
+#include "symbols.h"
+
+/* One reading of a process's maps, tagged with its exec generation. */
+struct snapshot {
+	uint64_t time;
+	uint32_t gen;
+	struct skd_maps maps;
+};
+
+struct proc {
+	struct snapshot *snaps;		/* by time */
+	size_t nr_snaps, cap_snaps;
+	uint64_t *execs;		/* EXEC times, sorted */
+	size_t nr_execs, cap_execs;
+};
+
+struct comm_entry {
+	uint64_t time;
+	const char *comm;		/* into the capture or a COMM record */
+};
+
+struct thread {
+	struct comm_entry *v;		/* by time */
+	size_t n, cap;
+};
+
+struct timed {
+	uint64_t time;
+	uint32_t cpu;
+	const struct skd_rec_header *hdr;
+};
+
+struct skd_profile {
+	struct skd_capture cap;
+	struct skd_profile_totals totals;
+	const struct skd_frec_session *session;
+
+	struct timed *samples;
+	size_t nr_samples, cap_samples;
+	struct timed *other;		/* COMM, EXEC, FORK, EXIT, LOST */
+	size_t nr_other, cap_other;
+
+	struct skd_hmap procs;		/* pid -> struct proc */
+	struct skd_hmap threads;	/* tid -> struct thread */
+	struct skd_sym *ksyms;
+	size_t nr_ksyms, cap_ksyms;
+	struct skd_symtab *kernel;	/* from KSYM records or kallsyms */
+	struct skd_symcache *elves;
+};
+
+/* Grow *@v (elements of @size) to hold one more; 0 or -ENOMEM. */
+static int reserve(void **v, size_t *cap, size_t n, size_t size)
+{
+	size_t new_cap;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	new_cap = *cap ? *cap * 2 : 64;
+	p = realloc(*v, new_cap * size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = new_cap;
+	return 0;
+}
+
+#define PUSH(arr, n, cap) \
+	(reserve((void **)&(arr), &(cap), (n), sizeof(*(arr))) ? NULL : &(arr)[(n)++])
+
+static struct proc *get_proc(struct skd_profile *p, uint32_t pid)
+{
+	struct proc *pr = skd_hmap_get(&p->procs, pid);
+
+	if (pr)
+		return pr;
+	pr = calloc(1, sizeof(*pr));
+	if (pr && skd_hmap_put(&p->procs, pid, pr)) {
+		free(pr);
+		return NULL;
+	}
+	return pr;
+}
+
+static struct thread *get_thread(struct skd_profile *p, uint32_t tid)
+{
+	struct thread *th = skd_hmap_get(&p->threads, tid);
+
+	if (th)
+		return th;
+	th = calloc(1, sizeof(*th));
+	if (th && skd_hmap_put(&p->threads, tid, th)) {
+		free(th);
+		return NULL;
+	}
+	return th;
+}
+
+/* MAP records of one snapshot share pid and time and come back to back. */
+static int add_map(struct skd_profile *p, const struct skd_frec_map *m)
+{
+	struct proc *pr = get_proc(p, m->pid);
+	struct snapshot *s;
+	struct skd_map *e;
+
+	if (!pr)
+		return -ENOMEM;
+	s = pr->nr_snaps ? &pr->snaps[pr->nr_snaps - 1] : NULL;
+	if (!s || s->time != m->time) {
+		s = PUSH(pr->snaps, pr->nr_snaps, pr->cap_snaps);
+		if (!s)
+			return -ENOMEM;
+		memset(s, 0, sizeof(*s));
+		s->time = m->time;
+	}
+	/* A reading has tens of mappings: growing one by one is fine. */
+	e = realloc(s->maps.v, (s->maps.n + 1) * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	s->maps.v = e;
+	e = &s->maps.v[s->maps.n];
+	e->path = strdup(m->path);
+	if (!e->path)
+		return -ENOMEM;
+	e->start = m->start;
+	e->end = m->end;
+	e->pgoff = m->pgoff;
+	s->maps.n++;
+	return 0;
+}
+
+static int add_timed(struct timed **v, size_t *n, size_t *cap,
+		     const struct skd_event *ev)
+{
+	struct timed *t = PUSH(*v, *n, *cap);
+
+	if (!t)
+		return -ENOMEM;
+	t->time = ev->id->time;
+	t->cpu = ev->id->cpu;
+	t->hdr = ev->hdr;
+	return 0;
+}
+
+static int add_kernel_record(struct skd_profile *p,
+			     const struct skd_rec_header *h)
+{
+	struct skd_event ev;
+	struct proc *pr;
+	uint64_t *t;
+
+	if (skd_decode(h, h->size, &ev) < 0 || !ev.id) {
+		p->totals.unknown++;
+		return 0;
+	}
+	p->totals.records[ev.type]++;
+	switch (ev.type) {
+	case SKD_REC_SAMPLE:
+		return add_timed(&p->samples, &p->nr_samples, &p->cap_samples,
+				 &ev);
+	case SKD_REC_LOST:
+		p->totals.lost_in_stream += ev.lost->lost;
+		break;
+	case SKD_REC_EXEC:
+		pr = get_proc(p, ev.id->pid);
+		if (!pr)
+			return -ENOMEM;
+		t = PUSH(pr->execs, pr->nr_execs, pr->cap_execs);
+		if (!t)
+			return -ENOMEM;
+		*t = ev.id->time;
+		break;
+	}
+	return add_timed(&p->other, &p->nr_other, &p->cap_other, &ev);
+}
+
+static int add_record(struct skd_profile *p, const struct skd_rec_header *h)
+{
+	const struct skd_frec_stats *st;
+	const struct skd_frec_ksym *ks;
+	const struct skd_frec_map *m;
+	struct skd_sym *sym;
+
+	switch (h->type) {
+	case SKD_FREC_SESSION:
+		p->session = skd_frec_session(h);
+		return 0;
+	case SKD_FREC_MAP:
+		m = skd_frec_map(h);
+		return m ? add_map(p, m) : 0;
+	case SKD_FREC_KSYM:
+		ks = skd_frec_ksym(h);
+		if (!ks)
+			return 0;
+		sym = PUSH(p->ksyms, p->nr_ksyms, p->cap_ksyms);
+		if (!sym)
+			return -ENOMEM;
+		sym->addr = ks->addr;
+		sym->size = ks->size;
+		sym->name = ks->name;
+		return 0;
+	case SKD_FREC_STATS:
+		st = skd_frec_stats(h);
+		if (!st)
+			return 0;
+		p->totals.stats.generated += st->stats.generated;
+		p->totals.stats.delivered += st->stats.delivered;
+		p->totals.stats.lost += st->stats.lost;
+		p->totals.stats.lost_unreported += st->stats.lost_unreported;
+		p->totals.stats.samples += st->stats.samples;
+		p->totals.stats.wakeups += st->stats.wakeups;
+		p->totals.stats_cpus++;
+		return 0;
+	case SKD_FREC_FINISHED:
+		p->totals.finished = true;
+		return 0;
+	default:
+		return add_kernel_record(p, h);
+	}
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct timed *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+static int by_u64(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+static int by_snap_time(const void *a, const void *b)
+{
+	const struct snapshot *x = a, *y = b;
+
+	return (x->time > y->time) - (x->time < y->time);
+}
+
+static int by_map_start(const void *a, const void *b)
+{
+	const struct skd_map *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* Exec generation of a process at @time: how many execs came before. */
+static uint32_t generation(const struct proc *pr, uint64_t time)
+{
+	uint32_t gen = 0;
+
+	while (gen < pr->nr_execs && pr->execs[gen] <= time)
+		gen++;
+	return gen;
+}
+
+static void sort_proc(uint64_t key, void *val, void *arg)
+{
+	struct proc *pr = val;
+	size_t i;
+
+	(void)key;
+	(void)arg;
+	qsort(pr->execs, pr->nr_execs, sizeof(*pr->execs), by_u64);
+	qsort(pr->snaps, pr->nr_snaps, sizeof(*pr->snaps), by_snap_time);
+	for (i = 0; i < pr->nr_snaps; i++) {
+		struct snapshot *s = &pr->snaps[i];
+
+		qsort(s->maps.v, s->maps.n, sizeof(*s->maps.v), by_map_start);
+		s->gen = generation(pr, s->time);
+	}
+}
+
+static int comm_push(struct skd_profile *p, uint32_t tid, uint64_t time,
+		     const char *comm)
+{
+	struct thread *th = get_thread(p, tid);
+	struct comm_entry *e;
+
+	if (!th)
+		return -ENOMEM;
+	e = PUSH(th->v, th->n, th->cap);
+	if (!e)
+		return -ENOMEM;
+	e->time = time;
+	e->comm = comm;
+	return 0;
+}
+
+/* Replays COMM and FORK in time order: a child starts with its parent's name. */
+static int build_comms(struct skd_profile *p)
+{
+	struct skd_event ev;
+	const char *comm;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < p->nr_other; i++) {
+		skd_decode(p->other[i].hdr, p->other[i].hdr->size, &ev);
+		if (ev.type == SKD_REC_COMM) {
+			ret = comm_push(p, ev.id->tid, ev.id->time,
+					ev.comm->comm);
+		} else if (ev.type == SKD_REC_FORK) {
+			comm = skd_profile_comm(p, ev.task->ppid,
+						ev.task->ptid, ev.id->time);
+			ret = comm ? comm_push(p, ev.id->tid, ev.id->time,
+					       comm) : 0;
+		} else {
+			ret = 0;
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int load_kernel_symbols(struct skd_profile *p)
+{
+	if (p->nr_ksyms)
+		p->kernel = skd_symtab_from_list(p->ksyms, p->nr_ksyms);
+	else
+		/* Older captures: this machine's symbols are the best guess. */
+		p->kernel = skd_symtab_open_kallsyms("/proc/kallsyms");
+	return 0;
+}
+
+int skd_profile_load(const char *path, struct skd_profile **out, char *err,
+		     size_t errlen)
+{
+	const struct skd_rec_header *h;
+	struct skd_profile *p;
+	size_t off, bad = 0;
+	int ret;
+
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	ret = skd_capture_open(path, &p->cap, err, errlen);
+	if (ret)
+		goto err_free;
+
+	off = p->cap.first;
+	while ((h = skd_capture_next(&p->cap, &off, &bad))) {
+		ret = add_record(p, h);
+		if (ret) {
+			snprintf(err, errlen, "out of memory loading %s", path);
+			goto err_free;
+		}
+	}
+	if (bad) {
+		p->totals.corrupt = true;
+		p->totals.bad_offset = bad;
+	}
+
+	qsort(p->samples, p->nr_samples, sizeof(*p->samples), by_time);
+	qsort(p->other, p->nr_other, sizeof(*p->other), by_time);
+	skd_hmap_each(&p->procs, sort_proc, NULL);
+	ret = build_comms(p);
+	if (!ret)
+		ret = load_kernel_symbols(p);
+	p->elves = skd_symcache_new();
+	if (ret || !p->elves) {
+		snprintf(err, errlen, "out of memory loading %s", path);
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	*out = p;
+	return 0;
+
+err_free:
+	skd_profile_free(p);
+	return ret;
+}
+
+static void free_proc(uint64_t key, void *val, void *arg)
+{
+	struct proc *pr = val;
+	size_t i;
+
+	(void)key;
+	(void)arg;
+	for (i = 0; i < pr->nr_snaps; i++)
+		skd_maps_free(&pr->snaps[i].maps);
+	free(pr->snaps);
+	free(pr->execs);
+	free(pr);
+}
+
+static void free_thread(uint64_t key, void *val, void *arg)
+{
+	struct thread *th = val;
+
+	(void)key;
+	(void)arg;
+	free(th->v);
+	free(th);
+}
+
+void skd_profile_free(struct skd_profile *p)
+{
+	if (!p)
+		return;
+	skd_hmap_each(&p->procs, free_proc, NULL);
+	skd_hmap_free(&p->procs);
+	skd_hmap_each(&p->threads, free_thread, NULL);
+	skd_hmap_free(&p->threads);
+	skd_symtab_free(p->kernel);
+	if (p->elves)
+		skd_symcache_free(p->elves);
+	free(p->ksyms);
+	free(p->samples);
+	free(p->other);
+	skd_capture_close(&p->cap);
+	free(p);
+}
+
+const struct skd_profile_totals *skd_profile_totals(const struct skd_profile *p)
+{
+	return &p->totals;
+}
+
+const char *skd_profile_session_string(const struct skd_profile *p,
+				       unsigned int i)
+{
+	return p->session ? skd_frec_session_string(p->session, i) : "";
+}
+
+size_t skd_profile_nr_samples(const struct skd_profile *p)
+{
+	return p->nr_samples;
+}
+
+void skd_profile_sample(const struct skd_profile *p, size_t i,
+			struct skd_event *ev)
+{
+	const struct skd_rec_header *h = p->samples[i].hdr;
+
+	skd_decode(h, h->size, ev);
+}
+
+size_t skd_profile_nr_other(const struct skd_profile *p)
+{
+	return p->nr_other;
+}
+
+void skd_profile_other(const struct skd_profile *p, size_t i,
+		       struct skd_event *ev)
+{
+	const struct skd_rec_header *h = p->other[i].hdr;
+
+	skd_decode(h, h->size, ev);
+}
+
+unsigned int skd_profile_nr_frames(const struct skd_event *ev)
+{
+	return ev->sample.nr ? ev->sample.nr : 1;
+}
+
+const char *skd_profile_comm(const struct skd_profile *p, uint32_t pid,
+			     uint32_t tid, uint64_t time)
+{
+	const struct thread *th = skd_hmap_get(&p->threads, tid);
+	size_t lo, hi;
+
+	if (!th || !th->n) {
+		th = tid != pid ? skd_hmap_get(&p->threads, pid) : NULL;
+		if (!th || !th->n)
+			return NULL;
+	}
+	/* Last name given at or before @time; else the first one known. */
+	lo = 0;
+	hi = th->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (th->v[mid].time <= time)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return th->v[lo ? lo - 1 : 0].comm;
+}
+
+/* The reading of @pid's maps that best describes @ip at @time. */
+static const struct skd_map *find_map(const struct skd_profile *p,
+				      uint32_t pid, uint64_t ip,
+				      uint64_t time)
+{
+	const struct proc *pr = skd_hmap_get(&p->procs, pid);
+	const struct skd_map *m, *fallback = NULL;
+	uint32_t gen;
+	size_t i;
+
+	if (!pr || !pr->nr_snaps)
+		return NULL;
+	gen = generation(pr, time);
+	/* Same image, latest reading before the sample, then later ones. */
+	for (i = pr->nr_snaps; i--;) {
+		const struct snapshot *s = &pr->snaps[i];
+
+		if (s->time > time)
+			continue;
+		m = skd_maps_find(&s->maps, ip);
+		if (m && s->gen == gen)
+			return m;
+		if (m && !fallback)
+			fallback = m;
+	}
+	for (i = 0; i < pr->nr_snaps; i++) {
+		const struct snapshot *s = &pr->snaps[i];
+
+		if (s->time <= time)
+			continue;
+		m = skd_maps_find(&s->maps, ip);
+		if (m && s->gen == gen)
+			return m;
+		if (m && !fallback)
+			fallback = m;
+	}
+	return fallback;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
+		       unsigned int i, struct skd_frame *f)
+{
+	const struct skd_rec_sample *rec = ev->sample.rec;
+	const struct skd_symtab *tab;
+	const struct skd_sym *sym;
+	const struct skd_map *map;
+	uint64_t vaddr, lookup;
+	bool return_address;
+
+	memset(f, 0, sizeof(*f));
+	f->ip = ev->sample.ips ? ev->sample.ips[i] : rec->ip;
+	f->dso = "[unknown]";
+	/*
+	 * Callers' entries are return addresses: look up the byte before, so
+	 * a call that ends its function is charged to that function.
+	 */
+	return_address = i != 0 && i != ev->sample.nr_kernel;
+	lookup = f->ip - (return_address ? 1 : 0);
+
+	if (skd_is_kernel_addr(f->ip)) {
+		f->kernel = true;
+		f->dso = "[kernel.kallsyms]";
+		sym = p->kernel ? skd_symtab_lookup(p->kernel, lookup) : NULL;
+		if (sym) {
+			f->sym = sym->name;
+			f->off = f->ip - sym->addr;
+		}
+		return;
+	}
+
+	map = find_map(p, ev->id->pid, f->ip, ev->id->time);
+	if (!map)
+		return;
+	f->dso = map->path[0] ? base_name(map->path) : "[anon]";
+	if (map->path[0] != '/')
+		return;
+	tab = skd_symcache_get(p->elves, map->path);
+	if (!tab || skd_symtab_offset_to_vaddr(tab,
+			skd_map_file_offset(map, lookup), &vaddr))
+		return;
+	sym = skd_symtab_lookup(tab, vaddr);
+	if (sym) {
+		f->sym = sym->name;
+		f->off = vaddr + (f->ip - lookup) - sym->addr;
+	}
+}

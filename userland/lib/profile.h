@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A capture file loaded for reporting: samples in time order, and what it
+ * takes to name their frames (process maps by exec generation, command
+ * names by thread, the kernel symbols recorded with the samples).
+ */
+#ifndef _SKD_PROFILE_H
+#define _SKD_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decode.h"
+
+struct skd_profile;
+
+struct skd_profile_totals {
+	uint64_t records[__SKD_REC_MAX];	/* by kernel record type */
+	uint64_t unknown;			/* records of types we skip */
+	uint64_t lost_in_stream;		/* sum of LOST records */
+	struct skd_cpu_stats stats;		/* summed over CPUs */
+	unsigned int stats_cpus;		/* CPUs with a STATS record */
+	bool finished;				/* the end marker is there */
+	size_t bad_offset;			/* where a corrupt tail starts */
+	bool corrupt;
+};
+
+struct skd_frame {
+	uint64_t ip;
+	const char *sym;	/* NULL when unknown */
+	uint64_t off;		/* ip - symbol start */
+	const char *dso;	/* object name; "[unknown]" when unmapped */
+	bool kernel;
+};
+
+/* Load @path; on failure returns -errno with a sentence in @err. */
+int skd_profile_load(const char *path, struct skd_profile **out, char *err,
+		     size_t errlen);
+void skd_profile_free(struct skd_profile *p);
+
+const struct skd_profile_totals *skd_profile_totals(const struct skd_profile *p);
+/* Session description strings (hostname, release, command line) or "". */
+const char *skd_profile_session_string(const struct skd_profile *p,
+				       unsigned int i);
+
+size_t skd_profile_nr_samples(const struct skd_profile *p);
+/* The @i-th sample in time order, decoded into @ev. */
+void skd_profile_sample(const struct skd_profile *p, size_t i,
+			struct skd_event *ev);
+/* Non-sample records in time order (for `script --all`). */
+size_t skd_profile_nr_other(const struct skd_profile *p);
+void skd_profile_other(const struct skd_profile *p, size_t i,
+		       struct skd_event *ev);
+
+/* Frames of a sample: the call chain, or the ip alone without one. */
+unsigned int skd_profile_nr_frames(const struct skd_event *ev);
+void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
+		       unsigned int i, struct skd_frame *f);
+
+/* Command name of @tid (process @pid) at @time, or NULL. */
+const char *skd_profile_comm(const struct skd_profile *p, uint32_t pid,
+			     uint32_t tid, uint64_t time);
+
+#endif /* _SKD_PROFILE_H */
