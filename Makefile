@@ -18,6 +18,14 @@ VERSION := 0.1.0
 BUILD := $(CURDIR)/build
 
 CC ?= cc
+# Quiet like kbuild unless V=1.
+ifeq ($(V),1)
+Q :=
+quiet = @:
+else
+Q := @
+quiet = @printf '  %-7s %s\n'
+endif
 PKGS := libelf libkmod
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP \
@@ -53,31 +61,36 @@ module:
 tools: $(TOOL)
 
 $(LIB): $(LIB_OBJS)
-	$(AR) rcs $@ $^
+	$(quiet) AR $(@F)
+	$(Q)$(AR) rcs $@ $^
 
 $(TOOL): $(CLI_OBJS) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
+	$(quiet) LD $(@F)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(quiet) CC $<
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
 kselftests: $(KSFT_BINS) $(KSFT_PROGS)
 
 $(BUILD)/kselftest/%: tests/kselftest/%.c tests/kselftest/testlib.c \
 		tests/kselftest/testlib.h tests/kselftest/ktap.h $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(filter-out -O2,$(CFLAGS)) $(KSFT_CFLAGS) -Itests/kselftest \
+	$(quiet) CC $<
+	$(Q)$(CC) $(filter-out -O2,$(CFLAGS)) $(KSFT_CFLAGS) -Itests/kselftest \
 		-o $@ $< tests/kselftest/testlib.c $(LIB) $(LDLIBS)
 
 $(BUILD)/kselftest/%: tests/kselftest/progs/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(filter-out -O2,$(CFLAGS)) $(KSFT_CFLAGS) -o $@ $<
+	$(quiet) CC $<
+	$(Q)$(CC) $(filter-out -O2,$(CFLAGS)) $(KSFT_CFLAGS) -o $@ $<
 
 # Everything the VM needs in one directory: the tool, the tests, the list.
 vm-bin: tools kselftests
 	@rm -rf $(BUILD)/vm-bin && mkdir -p $(BUILD)/vm-bin
-	cp $(TOOL) $(KSFT_BINS) $(KSFT_PROGS) $(KSFT_SCRIPTS) tests/kselftest/list \
+	$(Q)cp $(TOOL) $(KSFT_BINS) $(KSFT_PROGS) $(KSFT_SCRIPTS) tests/kselftest/list \
 		tests/vm/demo.sh $(BUILD)/vm-bin/
 
 check:

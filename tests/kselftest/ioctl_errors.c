@@ -304,7 +304,7 @@ int main(void)
 	cpus_ok[0] = 1;
 	cpus_bad[0] = 1ULL << 63;
 
-	ktap_plan(NR_CONFIG_CASES + 20);
+	ktap_plan(NR_CONFIG_CASES + 19);
 	for (i = 0; i < NR_CONFIG_CASES; i++)
 		config_case(i);
 	config_extension();

@@ -31,8 +31,8 @@
 #include "subcommands.h"
 #include "tracee.h"
 
-#define DEFAULT_FREQ		997	/* prime: no lockstep with the tick */
-#define DEFAULT_RING_PAGES	256
+#define DEFAULT_FREQ		997U	/* prime: no lockstep with the tick */
+#define DEFAULT_RING_PAGES	256U
 #define DRAIN_INTERVAL_MS	100
 #define PROGRESS_INTERVAL_NS	500000000ULL
 #define CPU_WORDS		(SKD_CPUMASK_MAX_BYTES / 8)

@@ -16,7 +16,7 @@
 #include "skidless.h"
 
 #define SKD_FILE_MAGIC		"SKIDLESS"
-#define SKD_FILE_VERSION	1
+#define SKD_FILE_VERSION	1U
 
 struct skd_file_header {
 	char magic[8];

@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The skidless command end to end: record real programs, read the files
+# back with script and report, and get sentences that name the fix when
+# something is wrong.
+. "$(dirname "$0")/tap.sh"
+
+BIN=$(cd "$(dirname "$0")" && pwd)
+KO=${SKD_KO:-/skd/skidless.ko}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# Leaf frame of every sample line: the word after the U/K mode column.
+leaves() {
+	awk '{ for (i = 1; i < NF; i++) if ($i == "U" || $i == "K") { print $(i + 1); break } }'
+}
+
+# share WORD FILE: percentage of lines of FILE containing WORD.
+share() {
+	awk -v w="$1" 'index($0, w) { n++ } END { print (NR ? int(100 * n / NR) : 0) }' "$2"
+}
+
+plan 17
+
+skidless info > "$T/info" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q "timer (default)" "$T/info" && grep -q "^pmu:" "$T/info"
+result $? "info names the backends and the PMU (rc $rc)"
+
+skidless record -q -F 1000 -o "$T/busy.data" -- "$BIN/busyloop" 2 2> "$T/rec.err"
+rc=$?
+[ $rc = 0 ] && grep -q "lost 0" "$T/rec.err"
+result $? "record -- busyloop: exit 0, nothing lost (rc $rc)"
+sed 's/^/# /' "$T/rec.err"
+
+skidless script -i "$T/busy.data" > "$T/script" 2> "$T/script.err"
+rc=$?
+n=$(wc -l < "$T/script")
+[ $rc = 0 ] && [ "$n" -ge 500 ]
+result $? "script prints one line per sample ($n lines, rc $rc)"
+
+leaves < "$T/script" > "$T/leaves"
+pct=$(share "spin+0x" "$T/leaves")
+[ "$pct" -ge 90 ]
+result $? "at least 90% of the samples are in spin() by name ($pct%)"
+
+pct=$(share "<- work+0x" "$T/script")
+pct_main=$(share "<- main+0x" "$T/script")
+[ "$pct" -ge 85 ] && [ "$pct_main" -ge 85 ]
+result $? "call chains name spin <- work <- main (work $pct%, main $pct_main%)"
+
+grep -q "U spin+0x[0-9a-f]* (busyloop) <- " "$T/script"
+result $? "frames name the object file (busyloop)"
+
+skidless script -i "$T/busy.data" --all > "$T/all"
+pid=$(awk '$NF ~ /busyloop$/ && / EXEC / { split($2, a, "/"); print a[1]; exit }' "$T/all")
+others=$(awk -v p="$pid" '/ [UK] / { split($2, a, "/"); if (a[1] != p) n++ } END { print n + 0 }' "$T/all")
+[ -n "$pid" ] && [ "$others" = 0 ]
+result $? "script --all shows the EXEC of busyloop and only its pid sampled (pid $pid, $others others)"
+
+skidless report -i "$T/busy.data" > "$T/report"
+top=$(awk '!/^#/ && NF { print $3; exit }' "$T/report")
+[ "$top" = spin ]
+result $? "report puts spin() on top (got '$top')"
+sed -n '1,12s/^/# /p' "$T/report"
+
+# A command whose processes live a fraction of a second each: their maps
+# must still be read in time (ptrace exit stops).
+skidless record -q -F 1000 -o "$T/short.data" -- sh -c \
+	"$BIN/busyloop 0.4; $BIN/busyloop 0.4; $BIN/busyloop 0.4" 2> /dev/null
+skidless script -i "$T/short.data" | grep " busyloop " | leaves > "$T/short"
+pct=$(share "spin+0x" "$T/short")
+pids=$(skidless script -i "$T/short.data" | awk '/ busyloop / { split($2, a, "/"); print a[1] }' | sort -u | wc -l)
+[ "$pct" -ge 85 ] && [ "$pids" = 3 ]
+result $? "short-lived children are symbolized too ($pct% in spin over $pids processes)"
+
+"$BIN/busyloop" 3 &
+bg=$!
+sleep 0.3
+skidless record -q -p $bg --duration 1 -o "$T/pid.data" 2> /dev/null
+rc=$?
+pids=$(skidless script -i "$T/pid.data" | awk '{ split($2, a, "/"); print a[1] }' | sort -u)
+[ $rc = 0 ] && [ "$pids" = "$bg" ]
+result $? "record -p follows only that process (got: $(echo $pids))"
+wait $bg
+
+skidless record -q -a --duration 1 -o "$T/all.data" 2> /dev/null
+cpus=$(skidless script -i "$T/all.data" | awk '{ print $3 }' | sort -u | wc -l)
+online=$(grep -c ^processor /proc/cpuinfo)
+[ "$cpus" = "$online" ]
+result $? "record -a samples every CPU ($cpus of $online)"
+
+out=$(skidless record -m 3 -- true 2>&1)
+[ $? != 0 ] && echo "$out" | grep -q "power of two"
+result $? "a bad -m is refused with the reason: $out"
+
+out=$(skidless record -p 999999 --duration 1 -o "$T/x" 2>&1)
+[ $? != 0 ] && echo "$out" | grep -q "no such process"
+result $? "a missing -p process is named: $out"
+
+out=$(skidless record -o "$T/x" -- /no/such/program 2>&1)
+[ $? != 0 ] && echo "$out" | grep -q "No such file"
+result $? "an unrunnable command is named: $out"
+
+out=$(skidless script -i "$BIN/tap.sh" 2>&1)
+[ $? != 0 ] && echo "$out" | grep -q "not a skidless capture"
+result $? "script refuses a file that is not a capture: $out"
+
+size=$(wc -c < "$T/busy.data")
+head -c $((size / 2 + 3)) "$T/busy.data" > "$T/cut.data"
+out=$(skidless script -i "$T/cut.data" 2>&1 > /dev/null)
+[ $? = 0 ] && echo "$out" | grep -q -e "corrupt" -e "incomplete"
+result $? "a truncated capture is read up to the cut and flagged: $out"
+
+rmmod skidless
+out=$(skidless info 2>&1)
+rc=$?
+insmod "$KO"
+[ $rc != 0 ] && echo "$out" | grep -q "insmod"
+result $? "without the module, info says how to load it: $out"
+finish

@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The module's lifecycle: unload is refused while a session is open or a
+# ring is still mapped, works after, and survives 100 load/unload cycles.
+. "$(dirname "$0")/tap.sh"
+
+KO=${SKD_KO:-/skd/skidless.ko}
+CYCLES=100
+
+loaded() {
+	grep -q '^skidless ' /proc/modules
+}
+
+[ -f "$KO" ] || { echo "1..0 # SKIP no module at $KO"; exit 4; }
+plan 6
+loaded || insmod "$KO"
+
+exec 3<>/dev/skidless
+rmmod skidless 2>/dev/null
+rc=$?
+[ $rc -ne 0 ] && loaded
+result $? "rmmod is refused while a session is open (rmmod rc $rc)"
+exec 3>&-
+
+# A ring mapped by a process that closed its fd still pins the module.
+hold_mapping 2 &
+holder=$!
+sleep 1
+rmmod skidless 2>/dev/null
+rc=$?
+[ $rc -ne 0 ] && loaded
+result $? "rmmod is refused while a ring is mapped (rmmod rc $rc)"
+wait $holder
+result $? "the mapping holder ran cleanly"
+
+check "rmmod works once nothing holds the module" rmmod skidless
+
+ok=0
+i=0
+while [ $i -lt $CYCLES ]; do
+	insmod "$KO" && [ -c /dev/skidless ] && rmmod skidless && ok=$((ok + 1))
+	i=$((i + 1))
+done
+[ $ok = $CYCLES ]
+result $? "$CYCLES load/unload cycles ($ok succeeded)"
+
+insmod "$KO" && [ -c /dev/skidless ]
+result $? "the module loads again afterwards"
+finish

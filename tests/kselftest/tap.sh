@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# TAP for the shell tests: `plan N`, `result RC description`, `finish`.
+tap_n=0
+tap_fail=0
+tap_planned=0
+
+plan() {
+	tap_planned=$1
+	echo "TAP version 13"
+	echo "1..$1"
+}
+
+# result RC DESCRIPTION: RC 0 passes.
+result() {
+	tap_n=$((tap_n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $tap_n $2"
+	else
+		echo "not ok $tap_n $2"
+		tap_fail=1
+	fi
+}
+
+# check DESCRIPTION COMMAND...: runs the command, passes on exit 0.
+check() {
+	desc=$1
+	shift
+	"$@"
+	result $? "$desc"
+}
+
+diag() {
+	echo "# $*"
+}
+
+finish() {
+	[ "$tap_n" = "$tap_planned" ] || { diag "planned $tap_planned, ran $tap_n"; exit 1; }
+	exit $tap_fail
+}
