@@ -60,6 +60,15 @@ module:
 
 tools: $(TOOL)
 
+# The same command under ASan + UBSan (leaks included), for the VM tests.
+ASAN_TOOL := $(BUILD)/skidless-asan
+ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+$(ASAN_TOOL): $(LIB_SRCS) $(CLI_SRCS) $(wildcard userland/*/*.h)
+	$(quiet) LD $(@F)
+	$(Q)$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(ASAN_FLAGS) -o $@ \
+		$(LIB_SRCS) $(CLI_SRCS) $(LDLIBS)
+
 $(LIB): $(LIB_OBJS)
 	$(quiet) AR $(@F)
 	$(Q)$(AR) rcs $@ $^
@@ -88,9 +97,9 @@ $(BUILD)/kselftest/%: tests/kselftest/progs/%.c
 	$(Q)$(CC) $(filter-out -O2,$(CFLAGS)) $(KSFT_CFLAGS) -o $@ $<
 
 # Everything the VM needs in one directory: the tool, the tests, the list.
-vm-bin: tools kselftests
+vm-bin: tools kselftests $(ASAN_TOOL)
 	@rm -rf $(BUILD)/vm-bin && mkdir -p $(BUILD)/vm-bin
-	$(Q)cp $(TOOL) $(KSFT_BINS) $(KSFT_PROGS) $(KSFT_SCRIPTS) tests/kselftest/list \
+	$(Q)cp $(TOOL) $(ASAN_TOOL) $(KSFT_BINS) $(KSFT_PROGS) $(KSFT_SCRIPTS) tests/kselftest/list \
 		tests/vm/demo.sh $(BUILD)/vm-bin/
 
 check:

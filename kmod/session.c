@@ -313,7 +313,8 @@ out_unlock:
 	return ret;
 }
 
-void skd_sessions_cpu_online(unsigned int cpu)
+/* Start or stop every running session that samples @cpu, on that CPU. */
+static void sessions_on_cpu(unsigned int cpu, bool start)
 {
 	struct skd_session *s;
 	unsigned long flags;
@@ -322,28 +323,25 @@ void skd_sessions_cpu_online(unsigned int cpu)
 	list_for_each_entry(s, &skd_running_sessions, running) {
 		if (!cpumask_test_cpu(cpu, s->cpus))
 			continue;
-		/* Same context as the start IPI. */
+		/* Same context as the start and stop IPIs. */
 		local_irq_save(flags);
-		s->backend->cpu_start(s, cpu);
+		if (start)
+			s->backend->cpu_start(s, cpu);
+		else
+			s->backend->cpu_stop(s, cpu);
 		local_irq_restore(flags);
 	}
 	mutex_unlock(&skd_running_lock);
 }
 
+void skd_sessions_cpu_online(unsigned int cpu)
+{
+	sessions_on_cpu(cpu, true);
+}
+
 void skd_sessions_cpu_offline(unsigned int cpu)
 {
-	struct skd_session *s;
-	unsigned long flags;
-
-	mutex_lock(&skd_running_lock);
-	list_for_each_entry(s, &skd_running_sessions, running) {
-		if (!cpumask_test_cpu(cpu, s->cpus))
-			continue;
-		local_irq_save(flags);
-		s->backend->cpu_stop(s, cpu);
-		local_irq_restore(flags);
-	}
-	mutex_unlock(&skd_running_lock);
+	sessions_on_cpu(cpu, false);
 }
 
 int skd_session_stats(struct skd_session *s, struct skd_cpu_stats *out,

@@ -54,8 +54,10 @@ $(SYM_FX)/fx_strip.h: $(SYM_FX)/libfx_strip.so $(SYM_SRC)/elf_expect.sh
 	sh $(SYM_SRC)/elf_expect.sh fx_strip $< dynsym > $@.tmp && mv $@.tmp $@
 
 $(UBUILD)/test_symbols: test_symbols.c $(SYM_LIB)/symbols.c $(SYM_LIB)/maps.c \
-		$(SYM_LIB)/symbols.h $(SYM_LIB)/maps.h $(SYM_ELFS) $(SYM_HDRS) | $(UBUILD)
+		$(SYM_LIB)/readall.c $(SYM_LIB)/symbols.h $(SYM_LIB)/maps.h \
+		$(SYM_LIB)/readall.h $(SYM_ELFS) $(SYM_HDRS) | $(UBUILD)
 	$(CC) $(UCFLAGS) $(SYM_DEFS) -o $@ $(filter %.c,$^) $(ULDLIBS) $(SYM_ELFLIBS)
 
-$(UBUILD)/test_maps: test_maps.c $(SYM_LIB)/maps.c $(SYM_LIB)/maps.h | $(UBUILD)
+$(UBUILD)/test_maps: test_maps.c $(SYM_LIB)/maps.c $(SYM_LIB)/maps.h \
+		$(SYM_LIB)/readall.c $(SYM_LIB)/readall.h | $(UBUILD)
 	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^) $(ULDLIBS)

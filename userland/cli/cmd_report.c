@@ -121,7 +121,6 @@ int report_main(int argc, char *argv[])
 	uint64_t top = 20;
 	size_t i, n;
 	int c, ret = 1;
-	char err[512];
 
 	while ((c = getopt_long(argc, argv, "i:n:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -140,15 +139,9 @@ int report_main(int argc, char *argv[])
 			return 1;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "%s %s: unexpected argument `%s'\n", PROG_NAME,
-			argv[0], argv[optind]);
+	p = load_input(argc, argv, optind, input);
+	if (!p)
 		return 1;
-	}
-	if (skd_profile_load(input, &p, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", PROG_NAME, err);
-		return 1;
-	}
 
 	n = skd_profile_nr_samples(p);
 	for (i = 0; i < n; i++) {
@@ -159,7 +152,8 @@ int report_main(int argc, char *argv[])
 			goto out;
 		}
 	}
-	qsort(t.v, t.n, sizeof(*t.v), by_samples);
+	if (t.n > 1)
+		qsort(t.v, t.n, sizeof(*t.v), by_samples);
 
 	print_header(p, input, n);
 	for (i = 0; i < t.n && (!top || i < top); i++)

@@ -85,7 +85,6 @@ int script_main(int argc, char *argv[])
 	size_t i = 0, j = 0, ns, no;
 	struct skd_profile *p;
 	bool all = false;
-	char err[512];
 	int c;
 
 	while ((c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
@@ -104,15 +103,9 @@ int script_main(int argc, char *argv[])
 			return 1;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "%s %s: unexpected argument `%s'\n", PROG_NAME,
-			argv[0], argv[optind]);
+	p = load_input(argc, argv, optind, input);
+	if (!p)
 		return 1;
-	}
-	if (skd_profile_load(input, &p, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", PROG_NAME, err);
-		return 1;
-	}
 
 	ns = skd_profile_nr_samples(p);
 	no = all ? skd_profile_nr_other(p) : 0;

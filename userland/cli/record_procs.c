@@ -72,16 +72,7 @@ void procs_free(struct procs *ps)
 
 static struct proc_state *state_of(struct procs *ps, uint32_t pid)
 {
-	struct proc_state *st = skd_hmap_get(&ps->by_pid, pid);
-
-	if (st)
-		return st;
-	st = calloc(1, sizeof(*st));
-	if (st && skd_hmap_put(&ps->by_pid, pid, st)) {
-		free(st);
-		return NULL;
-	}
-	return st;
+	return skd_hmap_get_or_new(&ps->by_pid, pid, sizeof(struct proc_state));
 }
 
 static void read_maps(struct procs *ps, uint32_t pid, struct proc_state *st)

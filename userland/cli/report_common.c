@@ -5,6 +5,24 @@
 #include "report_common.h"
 #include "subcommands.h"
 
+struct skd_profile *load_input(int argc, char *argv[], int optind,
+			       const char *input)
+{
+	struct skd_profile *p;
+	char err[512];
+
+	if (optind < argc) {
+		fprintf(stderr, "%s %s: unexpected argument `%s'\n", PROG_NAME,
+			argv[0], argv[optind]);
+		return NULL;
+	}
+	if (skd_profile_load(input, &p, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", PROG_NAME, err);
+		return NULL;
+	}
+	return p;
+}
+
 void print_frame(FILE *f, const struct skd_frame *fr)
 {
 	if (fr->sym)

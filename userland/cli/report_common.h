@@ -7,6 +7,12 @@
 
 #include "profile.h"
 
+/*
+ * After option parsing: refuse leftover arguments, then load @input.
+ * Prints why it failed; returns NULL then.
+ */
+struct skd_profile *load_input(int argc, char *argv[], int optind,
+			       const char *input);
 /* "sym+0x1a (dso)", or "0xaddr (dso)" when the symbol is unknown. */
 void print_frame(FILE *f, const struct skd_frame *fr);
 /* On stderr: an unfinished or corrupt file, and records that were lost. */

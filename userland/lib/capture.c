@@ -30,6 +30,7 @@ static int put_bytes(struct skd_capture_writer *w, const void *p, size_t n)
 {
 	if (w->err)
 		return w->err;
+	errno = 0;	/* a short write need not set it */
 	if (fwrite(p, 1, n, w->f) != n)
 		return writer_fail(w, errno ? -errno : -EIO);
 	w->bytes += n;

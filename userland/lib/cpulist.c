@@ -25,16 +25,21 @@ int skd_cpulist_parse(const char *s, uint64_t *mask, size_t nwords)
 {
 	unsigned long lo, hi, cpu;
 	const char *p = s;
-	int count = 0;
+	int count = 0, ret;
 
 	memset(mask, 0, nwords * sizeof(*mask));
 	while (*p && *p != '\n') {
-		if (parse_num(&p, &lo))
-			return -EINVAL;
+		/* A number too big for strtoul is beyond the bitmap too. */
+		ret = parse_num(&p, &lo);
+		if (ret)
+			return ret;
 		hi = lo;
 		if (*p == '-') {
 			p++;
-			if (parse_num(&p, &hi) || hi < lo)
+			ret = parse_num(&p, &hi);
+			if (ret)
+				return ret;
+			if (hi < lo)
 				return -EINVAL;
 		}
 		if (hi >= nwords * 64)
@@ -44,10 +49,13 @@ int skd_cpulist_parse(const char *s, uint64_t *mask, size_t nwords)
 				count++;
 			mask[cpu / 64] |= 1ULL << (cpu % 64);
 		}
-		if (*p == ',')
-			p++;
-		else if (*p && *p != '\n')
+		if (*p == ',') {
+			/* A comma always announces another range. */
+			if (!*++p || *p == '\n')
+				return -EINVAL;
+		} else if (*p && *p != '\n') {
 			return -EINVAL;
+		}
 	}
 	return count ? count : -EINVAL;
 }

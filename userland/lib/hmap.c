@@ -78,6 +78,20 @@ int skd_hmap_put(struct skd_hmap *m, uint64_t key, void *val)
 	return 0;
 }
 
+void *skd_hmap_get_or_new(struct skd_hmap *m, uint64_t key, size_t size)
+{
+	void *val = skd_hmap_get(m, key);
+
+	if (val)
+		return val;
+	val = calloc(1, size);
+	if (val && skd_hmap_put(m, key, val)) {
+		free(val);
+		return NULL;
+	}
+	return val;
+}
+
 void skd_hmap_each(const struct skd_hmap *m,
 		   void (*fn)(uint64_t key, void *val, void *arg), void *arg)
 {

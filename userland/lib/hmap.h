@@ -19,6 +19,11 @@ void *skd_hmap_get(const struct skd_hmap *m, uint64_t key);
 /* Insert or replace; 0 or -ENOMEM. */
 int skd_hmap_put(struct skd_hmap *m, uint64_t key, void *val);
 int skd_hmap_has(const struct skd_hmap *m, uint64_t key);
+/*
+ * The value of @key, or a new zeroed allocation of @size bytes stored
+ * under it. NULL only when out of memory. The caller frees the values.
+ */
+void *skd_hmap_get_or_new(struct skd_hmap *m, uint64_t key, size_t size);
 /* Calls fn for every entry, in no particular order. */
 void skd_hmap_each(const struct skd_hmap *m,
 		   void (*fn)(uint64_t key, void *val, void *arg), void *arg);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "maps.h"
+#include "readall.h"
 
 /* A process with this much maps text is not one we can make sense of. */
 #define MAPS_MAX	(256UL << 20)
@@ -190,10 +191,9 @@ out:
 
 int skd_maps_read_pid(int pid, struct skd_maps *out)
 {
-	size_t cap = 0, len = 0;
-	char path[32], *buf = NULL, *nb;
+	size_t len;
+	char path[32], *buf;
 	int fd, err;
-	ssize_t r;
 
 	if (!out)
 		return -EINVAL;
@@ -205,38 +205,13 @@ int skd_maps_read_pid(int pid, struct skd_maps *out)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ESRCH ? -ENOENT : -errno;
-	for (;;) {
-		if (cap - len < 4096) {
-			size_t ncap = cap ? cap * 2 : 16384;
-
-			if (ncap > MAPS_MAX) {
-				err = -EFBIG;
-				goto out;
-			}
-			nb = realloc(buf, ncap);
-			if (!nb) {
-				err = -ENOMEM;
-				goto out;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		r = read(fd, buf + len, cap - len);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			/* The task exited between open and read. */
-			err = errno == ESRCH ? -ENOENT : -errno;
-			goto out;
-		}
-		if (!r)
-			break;
-		len += (size_t)r;
-	}
-	err = skd_maps_parse(buf, len, out);
-out:
-	free(buf);
+	err = skd_read_fd(fd, MAPS_MAX, &buf, &len);
 	close(fd);
+	/* ESRCH: the task exited between open and read. */
+	if (err)
+		return err == -ESRCH ? -ENOENT : err;
+	err = skd_maps_parse(buf, len, out);
+	free(buf);
 	return err;
 }
 

@@ -85,30 +85,12 @@ static int reserve(void **v, size_t *cap, size_t n, size_t size)
 
 static struct proc *get_proc(struct skd_profile *p, uint32_t pid)
 {
-	struct proc *pr = skd_hmap_get(&p->procs, pid);
-
-	if (pr)
-		return pr;
-	pr = calloc(1, sizeof(*pr));
-	if (pr && skd_hmap_put(&p->procs, pid, pr)) {
-		free(pr);
-		return NULL;
-	}
-	return pr;
+	return skd_hmap_get_or_new(&p->procs, pid, sizeof(struct proc));
 }
 
 static struct thread *get_thread(struct skd_profile *p, uint32_t tid)
 {
-	struct thread *th = skd_hmap_get(&p->threads, tid);
-
-	if (th)
-		return th;
-	th = calloc(1, sizeof(*th));
-	if (th && skd_hmap_put(&p->threads, tid, th)) {
-		free(th);
-		return NULL;
-	}
-	return th;
+	return skd_hmap_get_or_new(&p->threads, tid, sizeof(struct thread));
 }
 
 /* MAP records of one snapshot share pid and time and come back to back. */
@@ -264,6 +246,14 @@ static int by_map_start(const void *a, const void *b)
 	return (x->start > y->start) - (x->start < y->start);
 }
 
+/* qsort() needs a valid base even for no elements (C11 7.22.5): skip those. */
+static void sort(void *v, size_t n, size_t size,
+		 int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(v, n, size, cmp);
+}
+
 /* Exec generation of a process at @time: how many execs came before. */
 static uint32_t generation(const struct proc *pr, uint64_t time)
 {
@@ -281,12 +271,12 @@ static void sort_proc(uint64_t key, void *val, void *arg)
 
 	(void)key;
 	(void)arg;
-	qsort(pr->execs, pr->nr_execs, sizeof(*pr->execs), by_u64);
-	qsort(pr->snaps, pr->nr_snaps, sizeof(*pr->snaps), by_snap_time);
+	sort(pr->execs, pr->nr_execs, sizeof(*pr->execs), by_u64);
+	sort(pr->snaps, pr->nr_snaps, sizeof(*pr->snaps), by_snap_time);
 	for (i = 0; i < pr->nr_snaps; i++) {
 		struct snapshot *s = &pr->snaps[i];
 
-		qsort(s->maps.v, s->maps.n, sizeof(*s->maps.v), by_map_start);
+		sort(s->maps.v, s->maps.n, sizeof(*s->maps.v), by_map_start);
 		s->gen = generation(pr, s->time);
 	}
 }
@@ -374,8 +364,8 @@ int skd_profile_load(const char *path, struct skd_profile **out, char *err,
 		p->totals.bad_offset = bad;
 	}
 
-	qsort(p->samples, p->nr_samples, sizeof(*p->samples), by_time);
-	qsort(p->other, p->nr_other, sizeof(*p->other), by_time);
+	sort(p->samples, p->nr_samples, sizeof(*p->samples), by_time);
+	sort(p->other, p->nr_other, sizeof(*p->other), by_time);
 	skd_hmap_each(&p->procs, sort_proc, NULL);
 	ret = build_comms(p);
 	if (!ret)
@@ -580,7 +570,8 @@ void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
 		return;
 	}
 
-	map = find_map(p, ev->id->pid, f->ip, ev->id->time);
+	/* A return address may sit just past the end of its mapping. */
+	map = find_map(p, ev->id->pid, lookup, ev->id->time);
 	if (!map)
 		return;
 	f->dso = map->path[0] ? base_name(map->path) : "[anon]";

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "readall.h"
 #include "symbols.h"
 
 /* Longest build-id we accept; GNU ld makes 16 (md5, uuid) or 20 (sha1). */
@@ -739,11 +740,8 @@ int skd_symtab_offset_to_vaddr(const struct skd_symtab *t, uint64_t offset, uint
 
 static int read_all(const char *path, char **bufp, size_t *lenp)
 {
-	size_t cap = 0, len = 0;
-	char *buf = NULL, *nb;
 	struct stat st;
-	int fd, err = 0;
-	ssize_t r;
+	int fd, err;
 
 	*bufp = NULL;
 	*lenp = 0;
@@ -752,55 +750,13 @@ static int read_all(const char *path, char **bufp, size_t *lenp)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st)) {
+	if (fstat(fd, &st))
 		err = -errno;
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
+	else if (!S_ISREG(st.st_mode))
 		err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-		goto out;
-	}
-	/* st_size is 0 for /proc files: read until EOF, whatever it says. */
-	for (;;) {
-		if (cap - len < 4096) {
-			size_t ncap = cap ? cap * 2 : 65536;
-
-			if (ncap > KALLSYMS_MAX) {
-				err = -EFBIG;
-				goto out;
-			}
-			nb = realloc(buf, ncap + 1);
-			if (!nb) {
-				err = -ENOMEM;
-				goto out;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		r = read(fd, buf + len, cap - len);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			goto out;
-		}
-		if (!r)
-			break;
-		len += (size_t)r;
-	}
-	if (!buf) {
-		buf = malloc(1);
-		if (!buf) {
-			err = -ENOMEM;
-			goto out;
-		}
-	}
-	buf[len] = '\0';
-	*bufp = buf;
-	*lenp = len;
-	buf = NULL;
-out:
-	free(buf);
+	else
+		/* st_size is 0 for /proc files: read until EOF. */
+		err = skd_read_fd(fd, KALLSYMS_MAX, bufp, lenp);
 	close(fd);
 	return err;
 }
