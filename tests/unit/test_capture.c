@@ -16,7 +16,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "unit_tmp.h"
 #include "capture.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -918,29 +918,17 @@ static void test_session_strings(void **state)
 
 /* ---- main --------------------------------------------------------------- */
 
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int group_setup(void **state)
 {
-	const char *base = getenv("TMPDIR");
-
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "%s/skd_capture.XXXXXX",
-		 base ? base : "/tmp");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return unit_tmpdir_make(tmpdir, sizeof(tmpdir), unit_tmp_parent(),
+				"skd_capture");
 }
 
 static int group_teardown(void **state)
 {
 	(void)state;
-	return nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return unit_tmpdir_remove(tmpdir);
 }
 
 int main(void)

@@ -15,7 +15,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,24 +23,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "unit_tmp.h"
 #include "capture.h"
 #include "profile.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define PAGE		0x1000ULL
 
-struct fx_sym {
-	const char *name;
-	uint64_t addr;
-	uint64_t size;
-	const char *bind;
-};
-
-struct fx_load {
-	uint64_t off, vaddr, filesz, memsz;
-	int exec;
-};
-
+#include "fixtures/fx_types.h"
 #include "fx_nopie.h"
 #include "fx_pie.h"
 #include "fx_lib.h"
@@ -908,23 +897,11 @@ static void test_load_errors(void **state)
 
 /* ---- main --------------------------------------------------------------- */
 
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int group_setup(void **state)
 {
-	const char *base = getenv("TMPDIR");
-
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "%s/skd_profile.XXXXXX",
-		 base ? base : "/tmp");
-	if (!mkdtemp(tmpdir))
+	if (unit_tmpdir_make(tmpdir, sizeof(tmpdir), unit_tmp_parent(),
+			     "skd_profile"))
 		return -1;
 	tmp_path(capture_path, "scenario.skd");
 	last_sample_off = write_capture(capture_path);
@@ -934,7 +911,7 @@ static int group_setup(void **state)
 static int group_teardown(void **state)
 {
 	(void)state;
-	return nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return unit_tmpdir_remove(tmpdir);
 }
 
 /* Each test gets the capture freshly loaded, so none depends on another. */

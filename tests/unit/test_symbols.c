@@ -15,7 +15,6 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -25,23 +24,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "unit_tmp.h"
 #include "maps.h"
 #include "symbols.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-struct fx_sym {
-	const char *name;
-	uint64_t addr;
-	uint64_t size;
-	const char *bind;
-};
-
-struct fx_load {
-	uint64_t off, vaddr, filesz, memsz;
-	int exec;
-};
-
+#include "fixtures/fx_types.h"
 #include "fx_nopie.h"
 #include "fx_pie.h"
 #include "fx_lib.h"
@@ -1201,25 +1190,16 @@ static void test_symcache(void **state)
 
 /* ---- main --------------------------------------------------------------- */
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int group_setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "%s/tmp.XXXXXX", SYM_FX);
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return unit_tmpdir_make(tmpdir, sizeof(tmpdir), SYM_FX, "tmp");
 }
 
 static int group_teardown(void **state)
 {
 	(void)state;
-	return nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return unit_tmpdir_remove(tmpdir);
 }
 
 int main(void)
