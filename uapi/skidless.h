@@ -33,6 +33,19 @@
  *   SKD_IOC_GET_STATS  struct skd_stats; the kernel writes one
  *                      struct skd_cpu_stats per possible CPU id into the
  *                      caller's array.
+ *   SKD_IOC_GET_PMU    struct skd_pmu_info: what the intel backend found
+ *                      on this machine, or what a sim model declares.
+ *                      Works on any open file, configured or not.
+ *
+ * The PMU backends (intel, sim) sample events (struct skd_event_attr,
+ * given to CONFIG) with PEBS where asked and possible, and LBR branch
+ * stacks (skd_config.branch_sample). One session at a time owns the PMU
+ * of a CPU: START of a second session wanting the same CPU fails with
+ * EBUSY, as it does when perf or the NMI watchdog holds the counters.
+ * Further errnos of CONFIG for them: EOPNOTSUPP (an event is not
+ * PEBS-capable on this model, or the model has no LBR), ENOSPC (more
+ * events than counters, or counter constraints that cannot all be met),
+ * EPERM (PEBS refused while kernel page-table isolation is active).
  *
  * Errors are specific: EFAULT (bad pointer), EINVAL (a field has a value
  * that can never be valid), E2BIG (unknown non-zero trailing bytes),
@@ -165,9 +178,71 @@ struct skd_config {
 	__u32 cpumask_bytes;	/* bytes at cpumask_ptr; 0 for every CPU */
 	__u64 cpumask_ptr;	/* bitmap of CPUs, little-endian __u64 words */
 	__u64 reserved[4];	/* must be zero */
+
+	/* Version 1: the PMU backends. */
+	__u64 events_ptr;	/* struct skd_event_attr[nr_events] */
+	__u32 nr_events;	/* 1..SKD_MAX_EVENTS; 0 for the timer backend */
+	__u32 event_attr_size;	/* caller's sizeof(struct skd_event_attr) */
+	__u32 branch_sample;	/* enum skd_branch_sample; 0: no branch stacks */
+	__u32 sim_model;	/* sim backend: enum skd_sim_model; 0: default */
 };
 
 #define SKD_CONFIG_SIZE_VER0	80
+#define SKD_CONFIG_SIZE_VER1	104
+#define SKD_MAX_EVENTS		16
+
+/*
+ * One event for a PMU backend. config has the layout of IA32_PERFEVTSELx:
+ * event [7:0], umask [15:8], edge [18], inv [23], cmask [31:24]. The
+ * module places it on a fixed counter when one counts exactly that event,
+ * else on a general-purpose counter its constraints allow.
+ */
+struct skd_event_attr {
+	__u32 size;		/* caller's sizeof(struct skd_event_attr) */
+	__u32 flags;		/* enum skd_event_flags */
+	__u64 config;		/* EVENTSEL encoding, see above */
+	__u64 ldlat;		/* load-latency threshold, cycles (ldlat events) */
+	union {
+		__u64 sample_period;	/* events between samples */
+		__u64 sample_freq;	/* with SKD_EV_FREQ: samples/s per CPU */
+	};			/* 0: the session's sample_freq/period */
+	__u8 precise;		/* 0: counter overflow, 1-3: PEBS (:p :pp :ppp) */
+	__u8 reserved0[3];
+	__u32 reserved1;
+};
+
+#define SKD_EVENT_ATTR_SIZE_VER0	40
+
+enum skd_event_flags {
+	SKD_EV_FREQ		= 1U << 0,	/* sample_freq, not sample_period */
+	SKD_EV_EXCLUDE_USER	= 1U << 1,
+	SKD_EV_EXCLUDE_KERNEL	= 1U << 2,
+	__SKD_EV_ALL		= (1U << 3) - 1	/* non-ABI */
+};
+
+/* Which taken branches the LBR keeps, as perf's -j spells them. */
+enum skd_branch_sample {
+	SKD_BRANCH_USER		= 1U << 0,	/* u: in user mode */
+	SKD_BRANCH_KERNEL	= 1U << 1,	/* k: in the kernel */
+	SKD_BRANCH_ANY		= 1U << 2,	/* any */
+	SKD_BRANCH_ANY_CALL	= 1U << 3,	/* any_call */
+	SKD_BRANCH_ANY_RETURN	= 1U << 4,	/* any_ret */
+	SKD_BRANCH_IND_CALL	= 1U << 5,	/* ind_call */
+	SKD_BRANCH_IND_JUMP	= 1U << 6,	/* ind_jmp */
+	SKD_BRANCH_COND		= 1U << 7,	/* cond */
+	SKD_BRANCH_CALL		= 1U << 8,	/* call: direct calls */
+	SKD_BRANCH_CALL_STACK	= 1U << 9,	/* LBR call-stack mode */
+	__SKD_BRANCH_ALL	= (1U << 10) - 1	/* non-ABI */
+};
+
+/* Models of the simulated PMU. */
+enum skd_sim_model {
+	SKD_SIM_DEFAULT		= 0,	/* the module's sim_model= parameter */
+	SKD_SIM_SKYLAKE		= 1,	/* PEBS fmt 3, 32 legacy LBRs + INFO */
+	SKD_SIM_ICELAKE		= 2,	/* adaptive PEBS fmt 4 */
+	SKD_SIM_SAPPHIRERAPIDS	= 3,	/* PEBS fmt 5, architectural LBR */
+	__SKD_SIM_MAX			/* non-ABI */
+};
 #define SKD_CPUMASK_MAX_BYTES	1024	/* 8192 CPUs */
 
 /* ------------------------------------------------------------------ */
@@ -195,6 +270,47 @@ struct skd_stats {
 #define SKD_CPU_STATS_SIZE_VER0	64
 
 /* ------------------------------------------------------------------ */
+/* SKD_IOC_GET_PMU                                                     */
+
+enum skd_pmu_flags {
+	SKD_PMU_USABLE		= 1U << 0,	/* the backend can run here */
+	SKD_PMU_PEBS		= 1U << 1,	/* PEBS present and decodable */
+	SKD_PMU_PEBS_BASELINE	= 1U << 2,	/* adaptive PEBS */
+	SKD_PMU_PEBS_TRAP	= 1U << 3,	/* assist is trap-like */
+	SKD_PMU_LBR		= 1U << 4,	/* legacy LBR */
+	SKD_PMU_ARCH_LBR	= 1U << 5,	/* architectural LBR */
+	SKD_PMU_FW_WRITES	= 1U << 6,	/* full-width counter writes */
+	SKD_PMU_HYBRID		= 1U << 7,	/* hybrid part: core types differ */
+	SKD_PMU_HYPERVISOR	= 1U << 8,	/* running under a hypervisor */
+	SKD_PMU_PTI		= 1U << 9,	/* page-table isolation: no PEBS */
+	SKD_PMU_SIMULATED	= 1U << 10,	/* a model, not this CPU */
+};
+
+struct skd_pmu_info {
+	__u32 size;		/* in: caller's sizeof; out: bytes written */
+	__u32 backend;		/* in: SKD_BACKEND_INTEL or SKD_BACKEND_SIM */
+	__u32 sim_model;	/* in: enum skd_sim_model; out: the one used */
+	__u32 flags;		/* out: enum skd_pmu_flags */
+	__u32 cpu_signature;	/* CPUID.1:EAX: family, model, stepping */
+	__u8 perfmon_version;	/* CPUID.0AH:EAX[7:0] */
+	__u8 nr_gp;		/* general-purpose counters */
+	__u8 gp_width;
+	__u8 nr_fixed;
+	__u8 fixed_width;
+	__u8 pebs_format;	/* IA32_PERF_CAPABILITIES[11:8] */
+	__u8 lbr_format;	/* IA32_PERF_CAPABILITIES[5:0] (legacy LBR) */
+	__u8 lbr_depth;		/* LBR entries; 0: none */
+	__u32 fixed_mask;	/* fixed counters present, bit j = counter j */
+	__u64 perf_capabilities;	/* IA32_PERF_CAPABILITIES as read */
+	__u32 max_sample_rate;	/* samples/s per CPU before throttling */
+	__u32 sim_models;	/* bit (1 << model) per sim model built in */
+	char model_name[32];	/* "skylake", ...; "" when not in our tables */
+	char why[128];		/* why the backend is not usable; else "" */
+};
+
+#define SKD_PMU_INFO_SIZE_VER0	208
+
+/* ------------------------------------------------------------------ */
 /* Ioctl numbers                                                       */
 
 #define SKD_IOC_MAGIC		0xD5
@@ -203,6 +319,7 @@ struct skd_stats {
 #define SKD_IOC_START		_IO(SKD_IOC_MAGIC, 0x03)	/* 0 */
 #define SKD_IOC_STOP		_IO(SKD_IOC_MAGIC, 0x04)	/* 0 */
 #define SKD_IOC_GET_STATS	_IO(SKD_IOC_MAGIC, 0x05)	/* struct skd_stats * */
+#define SKD_IOC_GET_PMU		_IO(SKD_IOC_MAGIC, 0x06)	/* struct skd_pmu_info * */
 
 /* ------------------------------------------------------------------ */
 /* mmap                                                                */
@@ -252,9 +369,14 @@ enum skd_rec_type {
 	 * struct skd_rec_sample, then in this order:
 	 *	{ __u16 nr; __u16 nr_kernel; __u32 reserved;
 	 *	  __u64 ips[nr]; }		&& SKD_SAMPLE_CALLCHAIN
+	 *	struct skd_sample_mem		&& SKD_SAMPLE_MEM
+	 *	{ __u16 nr; __u16 flags; __u32 reserved;
+	 *	  struct skd_branch_entry entries[nr]; }
+	 *					&& SKD_SAMPLE_BRANCHES
 	 * ips[] starts at the leaf: nr_kernel kernel frames (ips[0] is the
 	 * interrupted ip when it was in the kernel), then the user frames
 	 * (the first is the user ip where the task entered the kernel).
+	 * Branch entries start at the most recent branch.
 	 */
 	SKD_REC_SAMPLE		= 1,
 	/* struct skd_rec_lost */
@@ -267,6 +389,10 @@ enum skd_rec_type {
 	SKD_REC_FORK		= 5,
 	/* struct skd_rec_task: id names the exiting task */
 	SKD_REC_EXIT		= 6,
+	/* struct skd_rec_throttle: this CPU's PMU sampling is paused */
+	SKD_REC_THROTTLE	= 7,
+	/* struct skd_rec_throttle: and resumed */
+	SKD_REC_UNTHROTTLE	= 8,
 	__SKD_REC_MAX			/* non-ABI */
 };
 
@@ -274,6 +400,7 @@ enum skd_rec_type {
 #define SKD_MISC_CPUMODE_MASK	0x7
 #define SKD_MISC_KERNEL		1	/* sample taken in the kernel */
 #define SKD_MISC_USER		2	/* sample taken in user mode */
+#define SKD_MISC_MODELED	0x1000	/* written by the simulated PMU */
 #define SKD_MISC_COMM_EXEC	0x2000	/* COMM set by exec */
 #define SKD_MISC_EXACT_IP	0x4000	/* ip is the eventing instruction */
 
@@ -293,13 +420,15 @@ struct skd_rec_id {
 
 enum skd_sample_fields {
 	SKD_SAMPLE_CALLCHAIN	= 1U << 0,
+	SKD_SAMPLE_MEM		= 1U << 1,
+	SKD_SAMPLE_BRANCHES	= 1U << 2,
 };
 
 struct skd_rec_sample {
-	struct skd_rec_header hdr;
+	struct skd_rec_header hdr;	/* misc: mode, EXACT_IP, MODELED */
 	struct skd_rec_id id;
 	__u64 ip;
-	__u64 period;		/* timer: ns since the previous sample */
+	__u64 period;		/* timer: ns; PMU: events since the previous */
 	__u32 fields;		/* enum skd_sample_fields: what follows */
 	__u16 event;		/* index of the event in the session */
 	__u16 reserved;
@@ -310,6 +439,51 @@ struct skd_callchain {
 	__u16 nr_kernel;
 	__u32 reserved;
 	__u64 ips[];
+};
+
+/* What a PEBS record says about the memory access of the sample. */
+struct skd_sample_mem {
+	__u64 addr;		/* data linear address */
+	__u64 source;		/* the record's data-source field, raw */
+	__u64 latency;		/* the record's latency field, raw */
+	__u32 flags;		/* SKD_MEM_* */
+	__u32 reserved;
+};
+
+#define SKD_MEM_MODELED		0x1	/* made up by the simulated PMU */
+
+/*
+ * One LBR entry, the same on every LBR format: info is normalized to the
+ * layout of IA32_LBR_x_INFO.
+ */
+struct skd_branch_entry {
+	__u64 from;
+	__u64 to;
+	__u64 info;		/* SKD_BR_INFO_* */
+};
+
+#define SKD_BR_INFO_MISPRED	(1ULL << 63)
+#define SKD_BR_INFO_IN_TX	(1ULL << 62)
+#define SKD_BR_INFO_ABORT	(1ULL << 61)
+#define SKD_BR_INFO_CYC_VALID	(1ULL << 60)
+#define SKD_BR_INFO_TYPE_SHIFT	56	/* 4 bits: arch LBR branch type */
+#define SKD_BR_INFO_TYPE_VALID	(1ULL << 55)
+#define SKD_BR_INFO_CYCLES	0xffffULL	/* cycles since the previous */
+
+/* skd_sample branches.flags */
+#define SKD_BR_CALL_STACK	0x1	/* entries are the open calls */
+
+struct skd_rec_throttle {
+	struct skd_rec_header hdr;
+	struct skd_rec_id id;	/* pid and tid are 0 */
+	__u64 limit;		/* samples/s per CPU that was exceeded */
+};
+
+struct skd_branches {
+	__u16 nr;
+	__u16 flags;		/* SKD_BR_CALL_STACK */
+	__u32 reserved;
+	struct skd_branch_entry entries[];
 };
 
 struct skd_rec_lost {

@@ -15,6 +15,8 @@ typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
+typedef int64_t s64;
+typedef int32_t s32;
 
 typedef struct {
 	long a;
@@ -39,5 +41,6 @@ static inline long local_cmpxchg(local_t *l, long old, long new)
 #define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define unlikely(x)		__builtin_expect(!!(x), 0)
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
 #endif /* _SKD_KERNEL_SHIM_H */

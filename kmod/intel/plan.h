@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Planning a session on a PMU: which counter each event gets and the value
+ * of every register while the session samples. A pure function of the
+ * CPU's capabilities and the session's request, so the exact MSR values
+ * are checked on the host against the reference (tests/unit/test_plan.c),
+ * and the PMI and programming code only copy them out.
+ */
+#ifndef _SKD_INTEL_PLAN_H
+#define _SKD_INTEL_PLAN_H
+
+#include "msrs.h"
+#include "pmu.h"
+
+/* Counter index space of a planned event: GP i, or fixed j at 32 + j. */
+#define SKD_IDX_FIXED(j)	(32 + (j))
+#define SKD_IDX_IS_FIXED(idx)	((idx) >= 32)
+
+struct skd_planned_event {
+	u32 idx;		/* counter, SKD_IDX_* */
+	u64 config;		/* EVENTSEL event bits (edge/inv/cmask too) */
+	u64 period;		/* events between samples (freq: first period) */
+	u64 freq;		/* samples/s to aim for; 0: fixed period */
+	u64 ldlat;		/* load-latency threshold, 0: none */
+	u64 reset;		/* counter value that overflows after period */
+	u32 precise;		/* 0-3 */
+	u32 flags;		/* SKD_EVF_* of the event, SKD_PLAN_* below */
+	u16 event;		/* index in the session's events */
+};
+
+#define SKD_PLAN_PEBS		0x100	/* sampled through PEBS */
+#define SKD_PLAN_EXACT		0x200	/* the record has the eventing IP */
+
+/* What the session wants besides its events. */
+struct skd_plan_request {
+	const struct skd_event_attr *events;
+	unsigned int nr_events;
+	u32 branch_sample;		/* enum skd_branch_sample */
+	bool callchain;			/* call chains: one PEBS record per PMI */
+	u64 default_period;		/* events with neither period nor freq */
+	u64 default_freq;
+	u32 pebs_buffer_bytes;		/* PEBS buffer per CPU */
+};
+
+struct skd_pmu_plan {
+	unsigned int nr;
+	struct skd_planned_event ev[SKD_MAX_EVENTS];
+
+	/* Register values while sampling; unused counters stay 0. */
+	u64 eventsel[SKD_MAX_GP];
+	u64 fixed_ctrl;
+	u64 global_ctrl;		/* every counter the session uses */
+	u64 pebs_enable;
+	u64 pebs_data_cfg;		/* adaptive PEBS only */
+	u64 ld_lat;			/* MSR_PEBS_LD_LAT_THRESHOLD */
+	u64 debugctl;			/* bits we set in IA32_DEBUGCTL */
+	u64 lbr_select;			/* legacy LBR */
+	u64 arch_lbr_ctl;		/* architectural LBR */
+	u32 arch_lbr_depth;
+
+	u32 lbr_nr;			/* LBR entries per sample; 0: none */
+	bool lbr_from_record;		/* adaptive PEBS carries the LBRs */
+	u64 pebs_counters;		/* counters sampled by PEBS */
+	u64 pmi_counters;		/* counters that interrupt on overflow */
+
+	/* The DS area. */
+	u32 pebs_record_size;
+	u32 pebs_max_records;		/* records the buffer holds */
+	u32 pebs_threshold_records;	/* PMI once this many are written */
+	u32 ds_fixed_reset_slot;	/* pebs_event_reset[] of fixed 0 */
+	bool large_pebs;		/* several records per PMI */
+	bool exact_ip;			/* records carry the eventing IP */
+};
+
+/*
+ * Plan @req on a PMU with @caps into @plan. 0, or -errno with a sentence
+ * in @why: -EINVAL (config bits outside EVENTSEL's event fields, a
+ * period of 0), -EOPNOTSUPP (event not PEBS-capable on this model,
+ * :ppp on an event without precise distribution, LBR asked on a CPU
+ * without, a load-latency event without a threshold), -ENOSPC (more
+ * events than counters, or constraints that cannot all be met), -EPERM
+ * (PEBS while page-table isolation is on), -ENODEV (the PMU is not
+ * usable).
+ */
+int skd_pmu_plan(const struct skd_pmu_caps *caps,
+		 const struct skd_plan_request *req, struct skd_pmu_plan *plan,
+		 char *why, size_t whylen);
+
+/* The reset value for @period on a counter of @width bits. */
+u64 skd_counter_reset(u64 period, u32 width);
+
+#endif /* _SKD_INTEL_PLAN_H */

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The Intel PMU as skidless sees it: what a CPU has (struct skd_pmu_caps),
+ * and the one door through which the backend reaches it (struct
+ * skd_pmu_ops). The real CPU and the simulated PMU are two implementations
+ * of that door; everything behind it (detection, programming, the PMI,
+ * draining) is the same code for both.
+ */
+#ifndef _SKD_INTEL_PMU_H
+#define _SKD_INTEL_PMU_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include "kernel_shim.h"
+#endif
+
+#include "skidless.h"
+
+struct pt_regs;
+struct skd_cpu_model;
+
+struct skd_pmu_ops {
+	const char *name;
+	/* This CPU's registers. -EIO when one does not exist. Any context. */
+	int (*rdmsr)(u32 msr, u64 *val);
+	int (*wrmsr)(u32 msr, u64 val);
+	void (*cpuid)(u32 leaf, u32 subleaf, u32 regs[4]);
+	/* Is kernel page-table isolation on (DS buffers unmapped for users)? */
+	bool (*pti_active)(void);
+	/*
+	 * Take or give back the kernel's reservation of GP counter @gp, so
+	 * perf and the NMI watchdog keep off it. false: someone holds it.
+	 * Process context.
+	 */
+	bool (*reserve)(unsigned int gp);
+	void (*release)(unsigned int gp);
+	/*
+	 * This CPU's PMU starts or stops serving a session: route its
+	 * interrupt as an NMI. On the CPU, IRQs off.
+	 */
+	void (*cpu_attach)(void);
+	void (*cpu_detach)(void);
+	/* In the PMI: deliver the next one too (the APIC masks LVTPC). */
+	void (*pmi_rearm)(void);
+	/* In the PMI: the context the PMU interrupted. */
+	struct pt_regs *(*pmi_regs)(struct pt_regs *nmi_regs);
+};
+
+struct skd_pmu_caps {
+	char vendor[13];
+	u32 signature;			/* CPUID.1:EAX */
+	u32 family, model, stepping;
+	u32 version;			/* architectural perfmon version */
+	u32 nr_gp, gp_width;
+	u32 nr_fixed, fixed_width;
+	u32 fixed_mask;			/* bit j: fixed counter j exists */
+	u32 events_missing;		/* CPUID.0AH:EBX, 1 = not available */
+	u64 perf_cap;			/* IA32_PERF_CAPABILITIES, 0 without PDCM */
+	u32 pebs_fmt;			/* 0 with no usable PEBS */
+	u32 lbr_fmt;			/* legacy LBR format */
+	u32 lbr_nr;			/* LBR entries; 0: no LBR */
+	u32 lbr_from, lbr_to, lbr_info;	/* legacy MSR bases; info 0: none */
+	u32 arch_lbr_depths;		/* CPUID.1CH:EAX[7:0] */
+	u32 arch_lbr_ebx, arch_lbr_ecx;
+	u32 flags;			/* enum skd_pmu_flags */
+	const struct skd_cpu_model *cpu;	/* NULL: not in our tables */
+	char why[128];			/* why not usable; "" when usable */
+};
+
+/*
+ * Read what the PMU behind @ops has, on this CPU. Fills @caps in every
+ * case; SKD_PMU_USABLE says whether sessions can use it, ->why if not.
+ * Pure but for @ops: any context where @ops may be called.
+ */
+void skd_pmu_detect(const struct skd_pmu_ops *ops, struct skd_pmu_caps *caps);
+
+/* Copy @caps into the uapi description. */
+void skd_pmu_caps_to_info(const struct skd_pmu_caps *caps,
+			  struct skd_pmu_info *info);
+
+#endif /* _SKD_INTEL_PMU_H */
