@@ -29,12 +29,13 @@ endif
 PKGS := libelf libkmod
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP \
-	-Iuapi -Iuserland/lib -Iuserland/cli \
+	-Iuapi -Iuserland/lib -Iuserland/cli -Ikmod/intel -Ikmod/host \
 	-DSKD_TOOL_VERSION='"$(VERSION)"' \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lelf -lkmod) -lm
 
-LIB_SRCS := $(wildcard userland/lib/*.c)
+# The model table is the module's: one source, so the two never disagree.
+LIB_SRCS := $(wildcard userland/lib/*.c) kmod/intel/models.c
 CLI_SRCS := $(wildcard userland/cli/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)

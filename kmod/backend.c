@@ -11,6 +11,8 @@
 
 static const struct skd_backend *const skd_backends[] = {
 	&skd_timer_backend,
+	&skd_intel_backend,
+	&skd_sim_backend,
 };
 
 static u32 skd_default_id = SKD_BACKEND_TIMER;
@@ -61,6 +63,7 @@ int skd_backend_init(const char *name)
 		skd_default_id = b->id;
 		return 0;
 	}
-	pr_err("backend=%s: unknown backend (known: timer)\n", name);
+	pr_err("backend=%s: unknown backend (known: timer, intel, sim)\n",
+	       name);
 	return -EINVAL;
 }

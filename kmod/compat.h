@@ -42,4 +42,14 @@ static inline void skd_hrtimer_setup(struct hrtimer *t,
 }
 #endif
 
+/* 6.16 renamed the 64-bit MSR accessors from *msrl* to *msrq*. */
+#include <asm/msr.h>
+#ifdef SKD_HAVE_RDMSRQ
+#define skd_rdmsr_safe(msr, val)	rdmsrq_safe(msr, val)
+#define skd_wrmsr_safe(msr, val)	wrmsrq_safe(msr, val)
+#else
+#define skd_rdmsr_safe(msr, val)	rdmsrl_safe(msr, val)
+#define skd_wrmsr_safe(msr, val)	wrmsrl_safe(msr, val)
+#endif
+
 #endif /* _SKD_COMPAT_H */

@@ -14,6 +14,9 @@
 
 #include "backend.h"
 #include "device.h"
+#include "intel/hw.h"
+#include "intel/run.h"
+#include "sim/sim.h"
 #include "params.h"
 #include "pmu_info.h"
 #include "session.h"
@@ -59,14 +62,43 @@ static long ioctl_get_info(void __user *uarg)
 	return 0;
 }
 
+/* The events of a version-1 config, each an extensible struct itself. */
+static int copy_events(const struct skd_config *cfg,
+		       struct skd_event_attr *events)
+{
+	void __user *src = u64_to_user_ptr(cfg->events_ptr);
+	unsigned int i;
+	int ret;
+
+	if (!cfg->nr_events)
+		return cfg->events_ptr || cfg->event_attr_size ? -EINVAL : 0;
+	if (cfg->nr_events > SKD_MAX_EVENTS)
+		return -ERANGE;
+	if (cfg->event_attr_size < SKD_EVENT_ATTR_SIZE_VER0)
+		return -EINVAL;
+	if (cfg->event_attr_size > PAGE_SIZE)
+		return -E2BIG;
+	for (i = 0; i < cfg->nr_events; i++) {
+		ret = copy_struct_from_user(&events[i], sizeof(events[i]),
+					    src + i * cfg->event_attr_size,
+					    cfg->event_attr_size);
+		if (ret)
+			return ret;
+		events[i].size = sizeof(events[i]);
+	}
+	return 0;
+}
+
 static long ioctl_config(struct skd_session *s, void __user *uarg)
 {
+	struct skd_event_attr events[SKD_MAX_EVENTS];
 	unsigned long *cpus = NULL;
 	struct skd_config cfg;
 	u32 usize;
 	int ret;
 
-	BUILD_BUG_ON(sizeof(struct skd_config) != SKD_CONFIG_SIZE_VER0);
+	BUILD_BUG_ON(sizeof(struct skd_config) != SKD_CONFIG_SIZE_VER1);
+	BUILD_BUG_ON(sizeof(struct skd_event_attr) != SKD_EVENT_ATTR_SIZE_VER0);
 	ret = get_size(uarg, &usize, SKD_CONFIG_SIZE_VER0);
 	if (ret)
 		return ret;
@@ -84,7 +116,10 @@ static long ioctl_config(struct skd_session *s, void __user *uarg)
 		if (IS_ERR(cpus))
 			return PTR_ERR(cpus);
 	}
-	ret = skd_session_config(s, &cfg, cpus, cfg.cpumask_bytes * 8);
+	ret = copy_events(&cfg, events);
+	if (!ret)
+		ret = skd_session_config(s, &cfg, cpus, cfg.cpumask_bytes * 8,
+					 events);
 	kfree(cpus);
 	return ret;
 }
@@ -136,6 +171,46 @@ out_free:
 	return ret;
 }
 
+static long ioctl_get_pmu(void __user *uarg)
+{
+	struct skd_pmu_info info = {};
+	const struct skd_pmu_ops *ops;
+	struct skd_pmu_caps caps;
+	u32 usize, id;
+	int ret;
+
+	BUILD_BUG_ON(sizeof(struct skd_pmu_info) != SKD_PMU_INFO_SIZE_VER0);
+	ret = get_size(uarg, &usize, SKD_PMU_INFO_SIZE_VER0);
+	if (ret)
+		return ret;
+	ret = copy_struct_from_user(&info, sizeof(info), uarg, usize);
+	if (ret)
+		return ret;
+	if (info.flags || info.cpu_signature)
+		return -EINVAL;
+	if (info.backend == SKD_BACKEND_INTEL) {
+		if (info.sim_model)
+			return -EINVAL;
+		caps = *skd_hw_caps(0);
+	} else if (info.backend == SKD_BACKEND_SIM) {
+		if (info.sim_model >= __SKD_SIM_MAX)
+			return -EINVAL;
+		info.sim_model = info.sim_model ?: skd_sim_default_model();
+		ops = skd_sim_ops(info.sim_model);
+		/* The model's constants only: no session needed. */
+		skd_pmu_detect(ops, &caps);
+		caps.flags |= SKD_PMU_SIMULATED;
+	} else {
+		return -EINVAL;
+	}
+	skd_pmu_caps_to_info(&caps, &info);
+	info.max_sample_rate = skd_pmu_max_sample_rate();
+	for (id = 1; id < __SKD_SIM_MAX; id++)
+		info.sim_models |= 1U << id;
+	info.size = min_t(u32, usize, sizeof(info));
+	return copy_to_user(uarg, &info, info.size) ? -EFAULT : 0;
+}
+
 static long skd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct skd_session *s = file->private_data;
@@ -152,6 +227,8 @@ static long skd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return arg ? -EINVAL : skd_session_stop(s);
 	case SKD_IOC_GET_STATS:
 		return ioctl_get_stats(s, uarg);
+	case SKD_IOC_GET_PMU:
+		return ioctl_get_pmu(uarg);
 	default:
 		return -ENOTTY;
 	}

@@ -11,10 +11,12 @@
 #include "backend.h"
 #include "cpu.h"
 #include "device.h"
+#include "intel/hw.h"
 #include "params.h"
 #include "pmu_info.h"
 #include "record.h"
 #include "sideband.h"
+#include "sim/sim.h"
 
 /* Ring indexes are local_t: 64 bits wide only on 64-bit kernels. */
 #ifndef CONFIG_X86_64
@@ -23,7 +25,11 @@
 
 static char *backend = "timer";
 module_param(backend, charp, 0444);
-MODULE_PARM_DESC(backend, "Default backend for sessions that do not pick one (timer)");
+MODULE_PARM_DESC(backend, "Default backend for sessions that do not pick one (timer, intel, sim)");
+
+static char *sim_model = "skylake";
+module_param(sim_model, charp, 0444);
+MODULE_PARM_DESC(sim_model, "Default model of the simulated PMU (skylake, icelake, sapphirerapids)");
 
 unsigned int skd_max_freq = 20000;
 module_param_named(max_freq, skd_max_freq, uint, 0444);
@@ -43,13 +49,19 @@ static int __init skd_init(void)
 		pr_err("max_freq must be 1..1000000000 and max_ring_pages a power of two\n");
 		return -EINVAL;
 	}
-	ret = skd_backend_init(backend);
+	ret = skd_hw_detect();
 	if (ret)
 		return ret;
+	ret = skd_sim_init(sim_model);
+	if (ret)
+		goto err_hw;
+	ret = skd_backend_init(backend);
+	if (ret)
+		goto err_sim;
 
 	ret = skd_record_init();
 	if (ret)
-		return ret;
+		goto err_sim;
 	ret = skd_sideband_init();
 	if (ret)
 		goto err_record;
@@ -70,6 +82,10 @@ err_sideband:
 	skd_sideband_uninit();
 err_record:
 	skd_record_uninit();
+err_sim:
+	skd_sim_uninit();
+err_hw:
+	skd_hw_forget();
 	return ret;
 }
 
@@ -80,6 +96,8 @@ static void __exit skd_exit(void)
 	skd_cpu_uninit();
 	skd_sideband_uninit();
 	skd_record_uninit();
+	skd_sim_uninit();
+	skd_hw_forget();
 }
 
 module_init(skd_init);

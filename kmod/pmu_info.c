@@ -1,40 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A one-line description of the performance monitoring unit, or of why
- * there is none skidless could use. Until the Intel backend lands this is
- * all the module says about the PMU.
+ * A one-line description of this CPU's PMU, or of why there is none
+ * skidless could use, from what detection found at load.
  */
 #include <linux/kernel.h>
-#include <asm/cpufeature.h>
-#include <asm/processor.h>
 
+#include "intel/hw.h"
+#include "intel/models.h"
 #include "pmu_info.h"
 
 void skd_pmu_describe(char *buf, size_t len)
 {
-	struct cpuinfo_x86 *c = &boot_cpu_data;
-	unsigned int eax, ebx, ecx, edx;
-	bool hv = boot_cpu_has(X86_FEATURE_HYPERVISOR);
+	const struct skd_pmu_caps *c = skd_hw_caps(0);
 
-	if (c->x86_vendor != X86_VENDOR_INTEL) {
-		snprintf(buf, len, "none: CPU vendor is %s, not Intel",
-			 c->x86_vendor_id[0] ? c->x86_vendor_id : "unknown");
-		return;
-	}
-	if (c->cpuid_level < 0xa) {
-		snprintf(buf, len, "none: CPUID leaf 0xA is missing%s",
-			 hv ? " (hypervisor without a virtual PMU)" : "");
-		return;
-	}
-	cpuid(0xa, &eax, &ebx, &ecx, &edx);
-	if (!(eax & 0xff)) {
-		snprintf(buf, len,
-			 "none: CPUID.0AH reports no architectural perfmon%s",
-			 hv ? " (hypervisor without a virtual PMU)" : "");
+	if (!(c->flags & SKD_PMU_USABLE)) {
+		snprintf(buf, len, "none: %s", c->why);
 		return;
 	}
 	snprintf(buf, len,
-		 "Intel arch perfmon v%u: %u GP counters of %u bits, %u fixed%s",
-		 eax & 0xff, (eax >> 8) & 0xff, (eax >> 16) & 0xff, edx & 0x1f,
-		 hv ? " (under a hypervisor)" : "");
+		 "%s (family %u model 0x%x): perfmon v%u, %u+%u counters, PEBS %s%u%s, %s %u%s",
+		 c->cpu ? c->cpu->name : "Intel", c->family, c->model,
+		 c->version, c->nr_gp, c->nr_fixed,
+		 c->flags & SKD_PMU_PEBS ? "format " : "none",
+		 c->flags & SKD_PMU_PEBS ? c->pebs_fmt : 0,
+		 c->flags & SKD_PMU_PEBS_BASELINE ? " adaptive" : "",
+		 c->flags & SKD_PMU_ARCH_LBR ? "arch LBR" : "LBR", c->lbr_nr,
+		 c->flags & SKD_PMU_PTI ? "; page-table isolation on: no PEBS" : "");
 }

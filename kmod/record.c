@@ -83,46 +83,90 @@ void skd_record_end(struct skd_session *s, void *rec)
 		irq_work_queue(&ring->wakeup);
 }
 
+void skd_record_emit_sample(struct skd_session *s,
+			    const struct skd_sample_data *d)
+{
+	unsigned int depth = d->regs ? s->cfg.callchain_depth : 0;
+	unsigned int nr = 0, nr_kernel = 0;
+	struct skd_rec_sample *rec;
+	struct scratch *scratch = NULL;
+	bool kernel = (long)d->ip < 0;	/* upper half of the address space */
+	bool chain_in_kernel;
+	u32 size = sizeof(*rec), fields = 0;
+	u8 *tail;
+
+	if (depth) {
+		scratch = this_scratch();
+		nr = skd_callchain(d->regs, scratch->ips, depth, &nr_kernel);
+		/* The sample's own ip leads when the chain starts in its mode. */
+		chain_in_kernel = nr_kernel > 0;
+		if (nr && kernel == chain_in_kernel)
+			scratch->ips[0] = d->ip;
+		size += sizeof(struct skd_callchain) + nr * sizeof(u64);
+		fields |= SKD_SAMPLE_CALLCHAIN;
+	}
+	if (d->mem) {
+		size += sizeof(*d->mem);
+		fields |= SKD_SAMPLE_MEM;
+	}
+	if (d->branches) {
+		size += sizeof(struct skd_branches) +
+			d->nr_branches * sizeof(*d->branches);
+		fields |= SKD_SAMPLE_BRANCHES;
+	}
+
+	rec = skd_record_begin(s, SKD_REC_SAMPLE, d->misc |
+			       (kernel ? SKD_MISC_KERNEL : SKD_MISC_USER),
+			       size, current, SKD_RING_SAMPLE);
+	if (rec) {
+		rec->ip = d->ip;
+		rec->period = d->period;
+		rec->fields = fields;
+		rec->event = d->event;
+		rec->reserved = 0;
+		tail = (u8 *)(rec + 1);
+		if (fields & SKD_SAMPLE_CALLCHAIN) {
+			struct skd_callchain *cc = (void *)tail;
+
+			cc->nr = nr;
+			cc->nr_kernel = nr_kernel;
+			cc->reserved = 0;
+			memcpy(cc->ips, scratch->ips, nr * sizeof(u64));
+			tail += sizeof(*cc) + nr * sizeof(u64);
+		}
+		if (fields & SKD_SAMPLE_MEM) {
+			memcpy(tail, d->mem, sizeof(*d->mem));
+			tail += sizeof(*d->mem);
+		}
+		if (fields & SKD_SAMPLE_BRANCHES) {
+			struct skd_branches *br = (void *)tail;
+
+			br->nr = d->nr_branches;
+			br->flags = d->branch_flags;
+			br->reserved = 0;
+			memcpy(br->entries, d->branches,
+			       d->nr_branches * sizeof(*d->branches));
+		}
+	}
+	skd_record_end(s, rec);
+}
+
 void skd_record_sample(struct skd_session *s, struct pt_regs *regs,
 		       u64 period, u16 event)
 {
-	unsigned int depth = s->cfg.callchain_depth;
-	unsigned int nr = 0, nr_kernel = 0;
-	struct skd_rec_sample *rec;
-	struct skd_callchain *cc;
-	struct scratch *scratch = NULL;
+	struct skd_sample_data d = {
+		.ip = instruction_pointer(regs),
+		.period = period,
+		.event = event,
+		.regs = regs,
+	};
 	bool user = user_mode(regs);
-	u32 size = sizeof(*rec);
 
 	if (s->cfg.flags & (user ? SKD_CFG_EXCLUDE_USER : SKD_CFG_EXCLUDE_KERNEL))
 		return;
 	if (!skd_session_wants_task(s, current))
 		return;
-
-	if (depth) {
-		scratch = this_scratch();
-		nr = skd_callchain(regs, scratch->ips, depth, &nr_kernel);
-		size += sizeof(*cc) + nr * sizeof(u64);
-	}
-
-	rec = skd_record_begin(s, SKD_REC_SAMPLE,
-			       user ? SKD_MISC_USER : SKD_MISC_KERNEL, size,
-			       current, SKD_RING_SAMPLE);
-	if (rec) {
-		rec->ip = instruction_pointer(regs);
-		rec->period = period;
-		rec->fields = depth ? SKD_SAMPLE_CALLCHAIN : 0;
-		rec->event = event;
-		rec->reserved = 0;
-		if (depth) {
-			cc = (struct skd_callchain *)(rec + 1);
-			cc->nr = nr;
-			cc->nr_kernel = nr_kernel;
-			cc->reserved = 0;
-			memcpy(cc->ips, scratch->ips, nr * sizeof(u64));
-		}
-	}
-	skd_record_end(s, rec);
+	skd_record_emit_sample(s, &d);
 }
 
 int skd_record_init(void)

@@ -30,6 +30,30 @@ void skd_record_end(struct skd_session *s, void *rec);
 void skd_record_sample(struct skd_session *s, struct pt_regs *regs,
 		       u64 period, u16 event);
 
+struct skd_sample_mem;
+struct skd_branch_entry;
+
+/* A sample as a PMU backend has it. */
+struct skd_sample_data {
+	u64 ip;				/* the mode follows from the address */
+	u64 period;
+	u16 event;
+	u16 misc;			/* SKD_MISC_EXACT_IP, SKD_MISC_MODELED */
+	struct pt_regs *regs;		/* call chain source; NULL: none */
+	const struct skd_sample_mem *mem;	/* NULL: none */
+	const struct skd_branch_entry *branches;
+	u16 nr_branches;		/* 0 with branches == NULL: none */
+	u16 branch_flags;		/* SKD_BR_CALL_STACK */
+};
+
+/*
+ * One SKD_REC_SAMPLE from @d for the current task. No filtering: the
+ * counters' own mode bits and task switching did that. Context: NMI or
+ * IRQs off, on the sampled CPU.
+ */
+void skd_record_emit_sample(struct skd_session *s,
+			    const struct skd_sample_data *d);
+
 int skd_record_init(void);
 void skd_record_uninit(void);
 

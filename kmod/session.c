@@ -122,6 +122,12 @@ static int check_config(const struct skd_config *cfg)
 		return -EINVAL;
 	if (cfg->cpumask_bytes > SKD_CPUMASK_MAX_BYTES)
 		return -ERANGE;
+	if (cfg->branch_sample & ~__SKD_BRANCH_ALL)
+		return -EOPNOTSUPP;
+	if (cfg->nr_events > SKD_MAX_EVENTS)
+		return -ERANGE;
+	if (cfg->sim_model >= __SKD_SIM_MAX)
+		return -EINVAL;
 	return 0;
 }
 
@@ -180,7 +186,8 @@ static int alloc_rings(struct skd_session *s)
 }
 
 int skd_session_config(struct skd_session *s, const struct skd_config *cfg,
-		       const unsigned long *cpus, unsigned int nbits)
+		       const unsigned long *cpus, unsigned int nbits,
+		       const struct skd_event_attr *events)
 {
 	const struct skd_backend *backend;
 	int ret;
@@ -193,9 +200,6 @@ int skd_session_config(struct skd_session *s, const struct skd_config *cfg,
 	backend = skd_backend_get(cfg->backend);
 	if (!backend || !backend->usable(NULL, 0))
 		return -ENODEV;
-	ret = backend->validate(cfg);
-	if (ret)
-		return ret;
 
 	mutex_lock(&s->lock);
 	if (s->state != SKD_SESSION_OPEN) {
@@ -205,6 +209,7 @@ int skd_session_config(struct skd_session *s, const struct skd_config *cfg,
 	s->cfg = *cfg;
 	s->cfg.backend = backend->id;
 	s->backend = backend;
+	memcpy(s->events, events, cfg->nr_events * sizeof(*events));
 
 	ret = set_cpus(s, cpus, nbits);
 	if (ret)
@@ -234,6 +239,7 @@ err_reset:
 	cpumask_clear(s->cpus);
 	s->backend = NULL;
 	memset(&s->cfg, 0, sizeof(s->cfg));
+	memset(s->events, 0, sizeof(s->events));
 out_unlock:
 	mutex_unlock(&s->lock);
 	return ret;
@@ -270,11 +276,17 @@ int skd_session_start(struct skd_session *s)
 
 	cpus_read_lock();
 	mutex_lock(&skd_running_lock);
+	if (s->backend->prepare) {
+		ret = s->backend->prepare(s);
+		if (ret)
+			goto out_unlock_cpus;
+	}
 	/* Sideband first, so a task's COMM precedes its first sample. */
 	list_add_tail_rcu(&s->running, &skd_running_sessions);
 	for_each_cpu_and(cpu, s->cpus, cpu_online_mask)
 		smp_call_function_single(cpu, start_on_cpu, s, true);
 	WRITE_ONCE(s->state, SKD_SESSION_RUNNING);
+out_unlock_cpus:
 	mutex_unlock(&skd_running_lock);
 	cpus_read_unlock();
 
@@ -298,6 +310,8 @@ int skd_session_stop(struct skd_session *s)
 	mutex_lock(&skd_running_lock);
 	for_each_cpu_and(cpu, s->cpus, cpu_online_mask)
 		smp_call_function_single(cpu, stop_on_cpu, s, true);
+	if (s->backend->unprepare)
+		s->backend->unprepare(s);
 	list_del_rcu(&s->running);
 	WRITE_ONCE(s->state, SKD_SESSION_READY);
 	mutex_unlock(&skd_running_lock);
@@ -370,7 +384,7 @@ int skd_session_mmap(struct skd_session *s, struct vm_area_struct *vma)
 	/* Pairs with the release in skd_session_config(). */
 	if (!smp_load_acquire(&s->configured))
 		return -EBADFD;
-	if (off & ((1ULL << SKD_MMAP_REGION_SHIFT) - 1))
+	if (off & (BIT_ULL(SKD_MMAP_REGION_SHIFT) - 1))
 		return -EINVAL;
 	if (cpu >= nr_cpu_ids)
 		return -EINVAL;

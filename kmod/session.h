@@ -32,7 +32,9 @@ struct skd_session {
 	bool configured;		/* set once, with release, after rings */
 
 	struct skd_config cfg;		/* validated copy */
+	struct skd_event_attr events[SKD_MAX_EVENTS];	/* PMU backends */
 	const struct skd_backend *backend;
+	void *backend_data;		/* the backend's session state */
 	void __percpu *backend_cpu;	/* the backend's per-CPU state */
 	u64 period_ns;			/* timer backend: resolved period */
 
@@ -48,9 +50,13 @@ struct skd_session {
 struct skd_session *skd_session_create(void);
 void skd_session_destroy(struct skd_session *s);
 
-/* @cpus: bitmap of @nbits CPUs from the caller, NULL for every CPU. */
+/*
+ * @cpus: bitmap of @nbits CPUs from the caller, NULL for every CPU;
+ * @events: cfg->nr_events events, already copied in.
+ */
 int skd_session_config(struct skd_session *s, const struct skd_config *cfg,
-		       const unsigned long *cpus, unsigned int nbits);
+		       const unsigned long *cpus, unsigned int nbits,
+		       const struct skd_event_attr *events);
 int skd_session_start(struct skd_session *s);
 int skd_session_stop(struct skd_session *s);
 int skd_session_stats(struct skd_session *s, struct skd_cpu_stats *out,

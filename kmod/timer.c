@@ -44,6 +44,11 @@ static int timer_validate(const struct skd_config *cfg)
 {
 	u64 min_period = NSEC_PER_SEC / skd_max_freq;
 
+	/* Events, LBR and sim models belong to the PMU backends. */
+	if (cfg->nr_events || cfg->sim_model)
+		return -EINVAL;
+	if (cfg->branch_sample)
+		return -EOPNOTSUPP;
 	if (cfg->flags & SKD_CFG_FREQ) {
 		if (!cfg->sample_freq)
 			return -EINVAL;
@@ -62,7 +67,11 @@ static int timer_init(struct skd_session *s)
 {
 	struct timer_cpu __percpu *cpus;
 	unsigned int cpu;
+	int ret;
 
+	ret = timer_validate(&s->cfg);
+	if (ret)
+		return ret;
 	cpus = alloc_percpu(struct timer_cpu);
 	if (!cpus)
 		return -ENOMEM;
@@ -118,7 +127,6 @@ const struct skd_backend skd_timer_backend = {
 	.name		= "timer",
 	.id		= SKD_BACKEND_TIMER,
 	.usable		= timer_usable,
-	.validate	= timer_validate,
 	.init		= timer_init,
 	.fini		= timer_fini,
 	.cpu_start	= timer_cpu_start,

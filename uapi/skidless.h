@@ -110,8 +110,9 @@
 #ifndef _UAPI_SKIDLESS_H
 #define _UAPI_SKIDLESS_H
 
-#include <linux/types.h>
+#include <linux/const.h>
 #include <linux/ioctl.h>
+#include <linux/types.h>
 
 #define SKD_ABI_VERSION		1
 #define SKD_DEVICE_NAME		"skidless"
@@ -243,6 +244,7 @@ enum skd_sim_model {
 	SKD_SIM_SAPPHIRERAPIDS	= 3,	/* PEBS fmt 5, architectural LBR */
 	__SKD_SIM_MAX			/* non-ABI */
 };
+
 #define SKD_CPUMASK_MAX_BYTES	1024	/* 8192 CPUs */
 
 /* ------------------------------------------------------------------ */
@@ -462,12 +464,12 @@ struct skd_branch_entry {
 	__u64 info;		/* SKD_BR_INFO_* */
 };
 
-#define SKD_BR_INFO_MISPRED	(1ULL << 63)
-#define SKD_BR_INFO_IN_TX	(1ULL << 62)
-#define SKD_BR_INFO_ABORT	(1ULL << 61)
-#define SKD_BR_INFO_CYC_VALID	(1ULL << 60)
+#define SKD_BR_INFO_MISPRED	_BITULL(63)
+#define SKD_BR_INFO_IN_TX	_BITULL(62)
+#define SKD_BR_INFO_ABORT	_BITULL(61)
+#define SKD_BR_INFO_CYC_VALID	_BITULL(60)
 #define SKD_BR_INFO_TYPE_SHIFT	56	/* 4 bits: arch LBR branch type */
-#define SKD_BR_INFO_TYPE_VALID	(1ULL << 55)
+#define SKD_BR_INFO_TYPE_VALID	_BITULL(55)
 #define SKD_BR_INFO_CYCLES	0xffffULL	/* cycles since the previous */
 
 /* skd_sample branches.flags */

@@ -20,7 +20,7 @@
 #include "models.h"
 
 #define EV(event, umask)	((u32)(event) | ((u32)(umask) << 8))
-#define INV			(1U << 23)
+#define INV			BIT(23)
 #define CMASK(n)		((u32)(n) << 24)
 
 #define MEM_LOAD	(SKD_EVF_PEBS | SKD_EVF_MEM)

@@ -9,6 +9,7 @@
 #define _SKD_INTEL_MODELS_H
 
 #ifdef __KERNEL__
+#include <linux/bits.h>
 #include <linux/types.h>
 #else
 #include "kernel_shim.h"
@@ -22,8 +23,8 @@
 #define SKD_EVF_STORE		0x10	/* the access is a store */
 
 /* Counter bits of skd_event_def.counters, in IA32_PERF_GLOBAL_CTRL layout. */
-#define SKD_CTR_GP(i)		(1ULL << (i))
-#define SKD_CTR_FIXED(j)	(1ULL << (32 + (j)))
+#define SKD_CTR_GP(i)		BIT_ULL(i)
+#define SKD_CTR_FIXED(j)	BIT_ULL(32 + (j))
 #define SKD_CTR_ANY_GP		0xffULL
 
 struct skd_event_def {

@@ -8,6 +8,12 @@
 #ifndef _SKD_INTEL_MSRS_H
 #define _SKD_INTEL_MSRS_H
 
+#ifdef __KERNEL__
+#include <linux/bits.h>
+#else
+#include "kernel_shim.h"
+#endif
+
 /* Counters and their controls. */
 #define SKD_MSR_PMC(i)			(0x0c1 + (i))	/* 32-bit writes */
 #define SKD_MSR_A_PMC(i)		(0x4c1 + (i))	/* full-width writes */
@@ -42,85 +48,85 @@
 /* IA32_PERFEVTSELx */
 #define SKD_EVSEL_EVENT			0x000000ffULL
 #define SKD_EVSEL_UMASK			0x0000ff00ULL
-#define SKD_EVSEL_USR			(1ULL << 16)
-#define SKD_EVSEL_OS			(1ULL << 17)
-#define SKD_EVSEL_EDGE			(1ULL << 18)
-#define SKD_EVSEL_INT			(1ULL << 20)
-#define SKD_EVSEL_EN			(1ULL << 22)
-#define SKD_EVSEL_INV			(1ULL << 23)
+#define SKD_EVSEL_USR			BIT_ULL(16)
+#define SKD_EVSEL_OS			BIT_ULL(17)
+#define SKD_EVSEL_EDGE			BIT_ULL(18)
+#define SKD_EVSEL_INT			BIT_ULL(20)
+#define SKD_EVSEL_EN			BIT_ULL(22)
+#define SKD_EVSEL_INV			BIT_ULL(23)
 #define SKD_EVSEL_CMASK			0xff000000ULL
-#define SKD_EVSEL_ADAPTIVE		(1ULL << 34)	/* adaptive PEBS record */
+#define SKD_EVSEL_ADAPTIVE		BIT_ULL(34)	/* adaptive PEBS record */
 /* The part of an event's config the user may set. */
 #define SKD_EVSEL_USER_MASK		(SKD_EVSEL_EVENT | SKD_EVSEL_UMASK | \
 					 SKD_EVSEL_EDGE | SKD_EVSEL_INV | \
 					 SKD_EVSEL_CMASK)
 
 /* IA32_FIXED_CTR_CTRL: a nibble per fixed counter, plus adaptive bits. */
-#define SKD_FIXED_OS(j)			(1ULL << (4 * (j)))
-#define SKD_FIXED_USR(j)		(1ULL << (4 * (j) + 1))
-#define SKD_FIXED_PMI(j)		(1ULL << (4 * (j) + 3))
+#define SKD_FIXED_OS(j)			BIT_ULL(4 * (j))
+#define SKD_FIXED_USR(j)		BIT_ULL(4 * (j) + 1)
+#define SKD_FIXED_PMI(j)		BIT_ULL(4 * (j) + 3)
 #define SKD_FIXED_NIBBLE(j)		(0xfULL << (4 * (j)))
-#define SKD_FIXED_ADAPTIVE(j)		(1ULL << (32 + 4 * (j)))
+#define SKD_FIXED_ADAPTIVE(j)		BIT_ULL(32 + 4 * (j))
 
 /* IA32_PERF_GLOBAL_CTRL / _STATUS bit of a counter. */
-#define SKD_GLOBAL_GP(i)		(1ULL << (i))
-#define SKD_GLOBAL_FIXED(j)		(1ULL << (32 + (j)))
-#define SKD_STATUS_LBR_FROZEN		(1ULL << 58)
-#define SKD_STATUS_CTR_FROZEN		(1ULL << 59)
-#define SKD_STATUS_BUFFER_OVF		(1ULL << 62)	/* PEBS threshold */
+#define SKD_GLOBAL_GP(i)		BIT_ULL(i)
+#define SKD_GLOBAL_FIXED(j)		BIT_ULL(32 + (j))
+#define SKD_STATUS_LBR_FROZEN		BIT_ULL(58)
+#define SKD_STATUS_CTR_FROZEN		BIT_ULL(59)
+#define SKD_STATUS_BUFFER_OVF		BIT_ULL(62)	/* PEBS threshold */
 
 /* IA32_PEBS_ENABLE */
-#define SKD_PEBS_EN_GP(i)		(1ULL << (i))
-#define SKD_PEBS_EN_FIXED(j)		(1ULL << (32 + (j)))	/* PEBS_ALL parts */
-#define SKD_PEBS_EN_LDLAT(i)		(1ULL << (32 + (i)))	/* perfmon < 5 */
+#define SKD_PEBS_EN_GP(i)		BIT_ULL(i)
+#define SKD_PEBS_EN_FIXED(j)		BIT_ULL(32 + (j))	/* PEBS_ALL parts */
+#define SKD_PEBS_EN_LDLAT(i)		BIT_ULL(32 + (i))	/* perfmon < 5 */
 
 /* MSR_PEBS_DATA_CFG (adaptive PEBS) */
-#define SKD_DATACFG_MEMINFO		(1ULL << 0)
-#define SKD_DATACFG_GPRS		(1ULL << 1)
-#define SKD_DATACFG_XMMS		(1ULL << 2)
-#define SKD_DATACFG_LBRS		(1ULL << 3)
+#define SKD_DATACFG_MEMINFO		BIT_ULL(0)
+#define SKD_DATACFG_GPRS		BIT_ULL(1)
+#define SKD_DATACFG_XMMS		BIT_ULL(2)
+#define SKD_DATACFG_LBRS		BIT_ULL(3)
 #define SKD_DATACFG_LBR_SHIFT		24	/* entries - 1 */
 
 /* IA32_DEBUGCTL */
-#define SKD_DEBUGCTL_LBR		(1ULL << 0)
-#define SKD_DEBUGCTL_FREEZE_LBRS_ON_PMI	(1ULL << 11)
+#define SKD_DEBUGCTL_LBR		BIT_ULL(0)
+#define SKD_DEBUGCTL_FREEZE_LBRS_ON_PMI	BIT_ULL(11)
 
 /* Legacy MSR_LBR_SELECT: bits 0-8 suppress, bit 9 enables call stacks. */
-#define SKD_LBRSEL_CPL_EQ_0		(1ULL << 0)	/* no ring-0 branches */
-#define SKD_LBRSEL_CPL_NEQ_0		(1ULL << 1)	/* no user branches */
-#define SKD_LBRSEL_JCC			(1ULL << 2)
-#define SKD_LBRSEL_NEAR_REL_CALL	(1ULL << 3)
-#define SKD_LBRSEL_NEAR_IND_CALL	(1ULL << 4)
-#define SKD_LBRSEL_NEAR_RET		(1ULL << 5)
-#define SKD_LBRSEL_NEAR_IND_JMP		(1ULL << 6)
-#define SKD_LBRSEL_NEAR_REL_JMP		(1ULL << 7)
-#define SKD_LBRSEL_FAR_BRANCH		(1ULL << 8)
-#define SKD_LBRSEL_CALL_STACK		(1ULL << 9)
+#define SKD_LBRSEL_CPL_EQ_0		BIT_ULL(0)	/* no ring-0 branches */
+#define SKD_LBRSEL_CPL_NEQ_0		BIT_ULL(1)	/* no user branches */
+#define SKD_LBRSEL_JCC			BIT_ULL(2)
+#define SKD_LBRSEL_NEAR_REL_CALL	BIT_ULL(3)
+#define SKD_LBRSEL_NEAR_IND_CALL	BIT_ULL(4)
+#define SKD_LBRSEL_NEAR_RET		BIT_ULL(5)
+#define SKD_LBRSEL_NEAR_IND_JMP		BIT_ULL(6)
+#define SKD_LBRSEL_NEAR_REL_JMP		BIT_ULL(7)
+#define SKD_LBRSEL_FAR_BRANCH		BIT_ULL(8)
+#define SKD_LBRSEL_CALL_STACK		BIT_ULL(9)
 #define SKD_LBRSEL_SUPPRESS_ALL		0x1ffULL
 
 /* MSR_ARCH_LBR_CTL: enable polarity, unlike LBR_SELECT. */
-#define SKD_ARCH_LBR_EN			(1ULL << 0)
-#define SKD_ARCH_LBR_OS			(1ULL << 1)
-#define SKD_ARCH_LBR_USR		(1ULL << 2)
-#define SKD_ARCH_LBR_CALL_STACK		(1ULL << 3)
-#define SKD_ARCH_LBR_JCC		(1ULL << 16)
-#define SKD_ARCH_LBR_REL_JMP		(1ULL << 17)
-#define SKD_ARCH_LBR_IND_JMP		(1ULL << 18)
-#define SKD_ARCH_LBR_REL_CALL		(1ULL << 19)
-#define SKD_ARCH_LBR_IND_CALL		(1ULL << 20)
-#define SKD_ARCH_LBR_RET		(1ULL << 21)
-#define SKD_ARCH_LBR_OTHER		(1ULL << 22)
+#define SKD_ARCH_LBR_EN			BIT_ULL(0)
+#define SKD_ARCH_LBR_OS			BIT_ULL(1)
+#define SKD_ARCH_LBR_USR		BIT_ULL(2)
+#define SKD_ARCH_LBR_CALL_STACK		BIT_ULL(3)
+#define SKD_ARCH_LBR_JCC		BIT_ULL(16)
+#define SKD_ARCH_LBR_REL_JMP		BIT_ULL(17)
+#define SKD_ARCH_LBR_IND_JMP		BIT_ULL(18)
+#define SKD_ARCH_LBR_REL_CALL		BIT_ULL(19)
+#define SKD_ARCH_LBR_IND_CALL		BIT_ULL(20)
+#define SKD_ARCH_LBR_RET		BIT_ULL(21)
+#define SKD_ARCH_LBR_OTHER		BIT_ULL(22)
 
 /* IA32_MISC_ENABLE */
-#define SKD_MISC_PEBS_UNAVAIL		(1ULL << 12)
+#define SKD_MISC_PEBS_UNAVAIL		BIT_ULL(12)
 
 /* IA32_PERF_CAPABILITIES */
 #define SKD_PERFCAP_LBR_FMT(c)		((c) & 0x3f)
-#define SKD_PERFCAP_PEBS_TRAP		(1ULL << 6)
-#define SKD_PERFCAP_PEBS_ARCH_REG	(1ULL << 7)
+#define SKD_PERFCAP_PEBS_TRAP		BIT_ULL(6)
+#define SKD_PERFCAP_PEBS_ARCH_REG	BIT_ULL(7)
 #define SKD_PERFCAP_PEBS_FMT(c)		(((c) >> 8) & 0xf)
-#define SKD_PERFCAP_FW_WRITES		(1ULL << 13)
-#define SKD_PERFCAP_PEBS_BASELINE	(1ULL << 14)
+#define SKD_PERFCAP_FW_WRITES		BIT_ULL(13)
+#define SKD_PERFCAP_PEBS_BASELINE	BIT_ULL(14)
 
 /*
  * DS save area (64-bit layout). Fixed counter j resets at slot 8 + j

@@ -36,8 +36,7 @@ enum skd_pebs_gpr {
 
 struct skd_pebs_rec {
 	u32 size;			/* bytes of this record */
-	u64 ip;				/* eventing IP when exact, else the
-					 * IP after the eventing instruction */
+	u64 ip;				/* eventing IP if exact, else next */
 	bool exact;			/* ip is the eventing instruction */
 	u64 applicable;			/* counters (GLOBAL_STATUS layout) */
 	bool has_mem;
@@ -61,9 +60,10 @@ u32 skd_pebs_record_size(u32 fmt, bool baseline, u64 data_cfg);
 
 /*
  * Decode the record at @p, @avail bytes readable. Returns its size, or
- * -EINVAL when it cannot be a record of this format (an adaptive record
- * whose own size is too small for its groups or beyond @avail, an unknown
- * format). Any context.
+ * -EINVAL when it cannot be a record of this format (a fixed-size record
+ * longer than @avail; an adaptive record whose own size is too small for
+ * its groups, beyond @avail or not a multiple of 8; an unknown format).
+ * Never reads outside [@p, @p + @avail). Any context.
  */
 int skd_pebs_decode(const void *p, u32 avail, u32 fmt, bool baseline,
 		    struct skd_pebs_rec *out);

@@ -23,8 +23,8 @@ struct skd_cpu_model;
 struct skd_pmu_ops {
 	const char *name;
 	/* This CPU's registers. -EIO when one does not exist. Any context. */
-	int (*rdmsr)(u32 msr, u64 *val);
-	int (*wrmsr)(u32 msr, u64 val);
+	int (*read_msr)(u32 msr, u64 *val);
+	int (*write_msr)(u32 msr, u64 val);
 	void (*cpuid)(u32 leaf, u32 subleaf, u32 regs[4]);
 	/* Is kernel page-table isolation on (DS buffers unmapped for users)? */
 	bool (*pti_active)(void);

@@ -221,6 +221,7 @@ static const struct skd_cpu_stats stats_in = {
 #define HOST	"buildhost"
 #define RELEASE	"6.1.0-18-amd64"
 #define CMDLINE	"skidless record -F 4000 -g -- /bin/ls -l"
+#define PMU	"sim:icelake"
 
 static size_t with_strings(size_t fixed, const char *const *s, size_t n)
 {
@@ -241,7 +242,7 @@ static size_t write_full(const char *path, struct expect *exp)
 	static const char *const map_paths[] = {
 		"/usr/bin/true", "", "[vdso]", "/lib/x86_64-linux-gnu/libc.so.6",
 	};
-	static const char *const sess[] = { HOST, RELEASE, CMDLINE };
+	static const char *const sess[] = { HOST, RELEASE, CMDLINE, PMU };
 	struct skd_capture_writer *w;
 	uint64_t bytes = sizeof(struct skd_file_header);
 	size_t n = 0, i;
@@ -251,9 +252,9 @@ static size_t write_full(const char *path, struct expect *exp)
 	assert_int_equal(skd_capture_bytes(w), bytes);
 
 	assert_int_equal(skd_capture_put_session(w, &session_in, HOST, RELEASE,
-						 CMDLINE), 0);
+						 CMDLINE, PMU), 0);
 	exp[n++] = (struct expect){ .kind = K_SESSION, .type = SKD_FREC_SESSION,
-		.size = with_strings(sizeof(struct skd_frec_session), sess, 3) };
+		.size = with_strings(sizeof(struct skd_frec_session), sess, 4) };
 
 	for (i = 0; i < ARRAY_SIZE(map_paths); i++) {
 		assert_int_equal(skd_capture_put_map(w, 5000 + i, 42,
@@ -342,7 +343,8 @@ static void check_record(const struct skd_rec_header *h, const struct expect *e)
 		assert_string_equal(skd_frec_session_string(s, 0), HOST);
 		assert_string_equal(skd_frec_session_string(s, 1), RELEASE);
 		assert_string_equal(skd_frec_session_string(s, 2), CMDLINE);
-		assert_string_equal(skd_frec_session_string(s, 3), "");
+		assert_string_equal(skd_frec_session_string(s, 3), PMU);
+		assert_string_equal(skd_frec_session_string(s, 4), "");
 		break;
 	case K_MAP:
 		m = skd_frec_map(h);
@@ -452,7 +454,7 @@ static void test_padding(void **state)
 		s[len] = '\0';
 		assert_int_equal(skd_capture_put_map(w, len, 1, len, len + 1, 0, s), 0);
 		assert_int_equal(skd_capture_put_ksym(w, len, 1, s), 0);
-		assert_int_equal(skd_capture_put_session(w, &session_in, s, "", s), 0);
+		assert_int_equal(skd_capture_put_session(w, &session_in, s, "", s, s), 0);
 	}
 	assert_int_equal(skd_capture_finish(w, 1), 0);
 
@@ -477,10 +479,11 @@ static void test_padding(void **state)
 		h = skd_capture_next(&c, &off, &bad);
 		assert_non_null(h);
 		assert_int_equal(h->size,
-				 ALIGN8(sizeof(struct skd_frec_session) + 2 * len + 3));
+				 ALIGN8(sizeof(struct skd_frec_session) + 3 * len + 4));
 		assert_string_equal(skd_frec_session_string(skd_frec_session(h), 0), s);
 		assert_string_equal(skd_frec_session_string(skd_frec_session(h), 1), "");
 		assert_string_equal(skd_frec_session_string(skd_frec_session(h), 2), s);
+		assert_string_equal(skd_frec_session_string(skd_frec_session(h), 3), s);
 	}
 	assert_non_null(skd_capture_next(&c, &off, &bad));
 	assert_true(c.finished);
@@ -529,7 +532,7 @@ static void test_too_long(void **state)
 	assert_int_equal(skd_capture_bytes(w), bytes);
 	assert_int_equal(skd_capture_put_ksym(w, 1, 1, "x"), -ENAMETOOLONG);
 	assert_int_equal(skd_capture_put_stats(w, 0, &stats_in), -ENAMETOOLONG);
-	assert_int_equal(skd_capture_put_session(w, &session_in, "", "", ""),
+	assert_int_equal(skd_capture_put_session(w, &session_in, "", "", "", ""),
 			 -ENAMETOOLONG);
 	assert_int_equal(skd_capture_bytes(w), bytes);
 	assert_int_equal(skd_capture_finish(w, 1), -ENAMETOOLONG);
@@ -559,7 +562,7 @@ static void test_write_errors(void **state)
 	w = skd_capture_create("/dev/full");
 	if (!w)
 		skip();
-	assert_int_equal(skd_capture_put_session(w, &session_in, "h", "r", "c"), 0);
+	assert_int_equal(skd_capture_put_session(w, &session_in, "h", "r", "c", "p"), 0);
 	assert_int_equal(skd_capture_finish(w, 1), -ENOSPC);
 
 	/* The first error is the one reported, not the flush's. */

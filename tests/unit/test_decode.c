@@ -606,8 +606,8 @@ static size_t rnd_below(size_t n)
  */
 static int spec_verdict(const uint8_t *b, size_t len)
 {
-	uint32_t type;
-	size_t size, nr, nrk;
+	uint32_t type, fields;
+	size_t size, nr, nrk, at;
 
 	if (len < 8)
 		return -EINVAL;
@@ -623,18 +623,37 @@ static int spec_verdict(const uint8_t *b, size_t len)
 	case SKD_REC_SAMPLE:
 		if (size < SAMPLE_FIXED)
 			return -EINVAL;
-		if (!(get_le(b + OFF_S_FIELDS, 4) & SKD_SAMPLE_CALLCHAIN))
-			break;
-		if (size < OFF_CC_IPS)
-			return -EINVAL;
-		nr = get_le(b + OFF_CC_NR, 2);
-		nrk = get_le(b + OFF_CC_NRK, 2);
-		if (nr > SKD_MAX_CALLCHAIN || nrk > nr || OFF_CC_IPS + 8 * nr > size)
-			return -EINVAL;
+		fields = get_le(b + OFF_S_FIELDS, 4);
+		at = SAMPLE_FIXED;
+		/* Sections in bit order: chain, memory (32), branches (8 + 24n). */
+		if (fields & SKD_SAMPLE_CALLCHAIN) {
+			if (size < at + 8)
+				return -EINVAL;
+			nr = get_le(b + at, 2);
+			nrk = get_le(b + at + 2, 2);
+			if (nr > SKD_MAX_CALLCHAIN || nrk > nr ||
+			    at + 8 + 8 * nr > size)
+				return -EINVAL;
+			at += 8 + 8 * nr;
+		}
+		if (fields & SKD_SAMPLE_MEM) {
+			if (at + 32 > size)
+				return -EINVAL;
+			at += 32;
+		}
+		if (fields & SKD_SAMPLE_BRANCHES) {
+			if (at + 8 > size)
+				return -EINVAL;
+			nr = get_le(b + at, 2);
+			if (at + 8 + 24 * nr > size)
+				return -EINVAL;
+		}
 		break;
 	case SKD_REC_LOST:
 	case SKD_REC_FORK:
 	case SKD_REC_EXIT:
+	case SKD_REC_THROTTLE:
+	case SKD_REC_UNTHROTTLE:
 		if (size < 40)
 			return -EINVAL;
 		break;
@@ -669,8 +688,8 @@ static void mutate(struct rec *r, size_t *len)
 		set16(r, OFF_CC_NR, (uint16_t)(rnd() & 1 ? rnd_below(140) : rnd()));
 		set16(r, OFF_CC_NRK, (uint16_t)rnd_below(140));
 		break;
-	case 3:
-		set32(r, OFF_S_FIELDS, (uint32_t)rnd_below(4));
+	case 3:		/* any combination of sections, and unknown bits */
+		set32(r, OFF_S_FIELDS, (uint32_t)rnd_below(16));
 		break;
 	case 4:
 		set32(r, OFF_TYPE, types[rnd_below(ARRAY_SIZE(types))]);

@@ -484,7 +484,7 @@ static uint64_t write_capture(const char *path)
 	build_kernel_records();
 	w = skd_capture_create(path);
 	assert_non_null(w);
-	assert_int_equal(skd_capture_put_session(w, &sess, HOST, RELEASE, CMDLINE), 0);
+	assert_int_equal(skd_capture_put_session(w, &sess, HOST, RELEASE, CMDLINE, "sim:skylake"), 0);
 	for (i = 0; i < ARRAY_SIZE(ksyms); i++)
 		assert_int_equal(skd_capture_put_ksym(w, ksyms[i].addr, ksyms[i].size,
 						      ksyms[i].name), 0);
@@ -808,7 +808,8 @@ static void test_totals(void **state)
 	assert_string_equal(skd_profile_session_string(p, 0), HOST);
 	assert_string_equal(skd_profile_session_string(p, 1), RELEASE);
 	assert_string_equal(skd_profile_session_string(p, 2), CMDLINE);
-	for (i = 3; i < 6; i++)
+	assert_string_equal(skd_profile_session_string(p, 3), "sim:skylake");
+	for (i = 4; i < 6; i++)
 		assert_string_equal(skd_profile_session_string(p, (unsigned int)i), "");
 }
 

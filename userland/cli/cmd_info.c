@@ -8,6 +8,7 @@
 #include "device.h"
 #include "explain.h"
 #include "params.h"
+#include "pmu_query.h"
 #include "subcommands.h"
 
 static const char *const backend_names[__SKD_BACKEND_MAX] = {
@@ -32,17 +33,110 @@ static void print_backends(const struct skd_info *info)
 	printf("\n");
 }
 
+static const char *yes_no(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+/* Everything detection found, for one PMU backend. */
+static void print_pmu(const char *name, const struct skd_pmu_info *q)
+{
+	uint32_t sig = q->cpu_signature;
+
+	printf("pmu:          %s%s\n", name,
+	       q->flags & SKD_PMU_SIMULATED ? " (simulated)" : "");
+	printf("usable:       %s%s%s\n", yes_no(q->flags & SKD_PMU_USABLE),
+	       q->why[0] ? ": " : "", q->why);
+	if (!sig)
+		return;
+	printf("cpu:          family %u model 0x%x stepping %u (%s)\n",
+	       ((sig >> 8) & 0xf) + ((sig >> 8 & 0xf) == 0xf ? (sig >> 20) & 0xff : 0),
+	       ((sig >> 4) & 0xf) | ((sig >> 12) & 0xf0), sig & 0xf,
+	       q->model_name[0] ? q->model_name : "not in skidless's tables");
+	if (!(q->flags & SKD_PMU_USABLE))
+		return;
+	printf("perfmon:      v%u, %u general-purpose counters of %u bits, "
+	       "fixed counters 0x%x of %u bits\n", q->perfmon_version,
+	       q->nr_gp, q->gp_width, q->fixed_mask, q->fixed_width);
+	if (q->flags & SKD_PMU_PEBS)
+		printf("PEBS:         format %u%s%s\n", q->pebs_format,
+		       q->flags & SKD_PMU_PEBS_BASELINE ? ", adaptive" : "",
+		       q->flags & SKD_PMU_PEBS_TRAP ? ", trap-like" : "");
+	else
+		printf("PEBS:         none\n");
+	if (q->flags & SKD_PMU_ARCH_LBR)
+		printf("LBR:          architectural, %u entries\n", q->lbr_depth);
+	else if (q->flags & SKD_PMU_LBR)
+		printf("LBR:          %u entries, format %u\n", q->lbr_depth,
+		       q->lbr_format);
+	else
+		printf("LBR:          none\n");
+	printf("capabilities: 0x%llx (full-width writes %s, hybrid %s, "
+	       "hypervisor %s)\n", (unsigned long long)q->perf_capabilities,
+	       yes_no(q->flags & SKD_PMU_FW_WRITES),
+	       yes_no(q->flags & SKD_PMU_HYBRID),
+	       yes_no(q->flags & SKD_PMU_HYPERVISOR));
+	if (q->flags & SKD_PMU_PTI)
+		printf("page-table isolation is on: no PEBS (boot with pti=off, "
+		       "or use a CPU not affected by Meltdown)\n");
+	printf("throttling:   above %u samples/s per CPU\n", q->max_sample_rate);
+}
+
+static int show_pmu(int fd, const char *name)
+{
+	struct skd_pmu_info q;
+	uint32_t backend, model;
+	int ret;
+
+	if (!pmu_parse_name("--pmu", name, &backend, &model))
+		return 1;
+	ret = pmu_query(fd, backend, model, &q);
+	if (ret) {
+		fprintf(stderr, "%s: %s\n", PROG_NAME,
+			skd_explain(SKD_OP_INFO, -ret));
+		return 1;
+	}
+	print_pmu(name, &q);
+	return 0;
+}
+
+static void print_sim_models(int fd)
+{
+	struct skd_pmu_info q;
+	const char *sep = "";
+	uint32_t id;
+
+	if (pmu_query(fd, SKD_BACKEND_SIM, 0, &q))
+		return;
+	printf("sim models:  ");
+	for (id = 1; id < 32; id++) {
+		if (!(q.sim_models & (1U << id)) || !pmu_sim_model_name(id))
+			continue;
+		printf("%s%s%s", sep, pmu_sim_model_name(id),
+		       id == q.sim_model ? " (default)" : "");
+		sep = ", ";
+	}
+	printf("\n");
+}
+
 int info_main(int argc, char *argv[])
 {
+	const char *pmu = NULL;
 	struct skd_info info;
 	int fd, ret = 1;
 
-	if (argc > 1) {
-		if (strcmp(argv[1], "-h") && strcmp(argv[1], "--help"))
+	if (argc == 3 && !strcmp(argv[1], "--pmu")) {
+		pmu = argv[2];
+	} else if (argc > 1) {
+		bool help = !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help");
+
+		if (!help)
 			fprintf(stderr, "%s %s: unexpected argument `%s'\n",
 				PROG_NAME, argv[0], argv[1]);
-		fprintf(stderr, "Usage: %s %s\n", PROG_NAME, argv[0]);
-		return strcmp(argv[1], "-h") && strcmp(argv[1], "--help");
+		fprintf(help ? stdout : stderr,
+			"Usage: %s %s [--pmu intel|sim|sim:MODEL]\n",
+			PROG_NAME, argv[0]);
+		return !help;
 	}
 
 	fd = skd_dev_open(true);
@@ -50,6 +144,10 @@ int info_main(int argc, char *argv[])
 		fprintf(stderr, "%s: %s\n", PROG_NAME,
 			skd_explain(SKD_OP_OPEN, -fd));
 		return 1;
+	}
+	if (pmu) {
+		ret = show_pmu(fd, pmu);
+		goto out;
 	}
 	if (skd_dev_info(fd, &info)) {
 		fprintf(stderr, "%s: %s\n", PROG_NAME,
@@ -62,6 +160,7 @@ int info_main(int argc, char *argv[])
 	       info.abi_version == SKD_ABI_VERSION ? "" : " (this tool speaks another ABI)");
 	print_backends(&info);
 	printf("pmu:         %.*s\n", (int)sizeof(info.pmu), info.pmu);
+	print_sim_models(fd);
 	printf("cpus:        %u online, ids below %u\n", info.nr_cpus_online,
 	       info.nr_cpu_ids);
 	printf("rings:       up to %u pages of %u bytes per CPU\n",

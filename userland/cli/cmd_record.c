@@ -22,11 +22,13 @@
 #include "capture.h"
 #include "cpulist.h"
 #include "decode.h"
+#include "events.h"
 #include "device.h"
 #include "explain.h"
 #include "params.h"
 #include "reader.h"
 #include "record_ksyms.h"
+#include "record_pmu.h"
 #include "record_procs.h"
 #include "subcommands.h"
 #include "tracee.h"
@@ -48,7 +50,9 @@ struct options {
 	uint64_t depth;
 	bool quiet;
 	bool trace;
+	bool lbr_callchain;
 	char **cmd;
+	struct record_pmu pmu;
 };
 
 struct recorder {
@@ -73,6 +77,7 @@ struct recorder {
 	uint64_t samples;
 	uint64_t records;
 	uint64_t lost_reported;
+	uint64_t throttled;
 	uint64_t malformed;
 	uint64_t last_progress_ns;
 	uint64_t last_progress_samples;
@@ -86,14 +91,25 @@ static const char usage_text[] =
 	"and write the samples to a capture file.\n"
 	"\n"
 	"  -F, --freq HZ            samples per second per CPU (default %u)\n"
+	"  -e, --event EVENT        a PMU event, as perf spells it (repeatable):\n"
+	"                           cycles:ppp, mem_load_retired.l3_miss:pp,\n"
+	"                           r01c0:p, cpu/event=0xd0,umask=0x81/pp\n"
+	"  -c, --count N            sample every N events (instead of -F)\n"
+	"  -b, --branch-any         LBR branch stacks of any taken branch\n"
+	"  -j, --branch-filter LIST LBR branch stacks: any, any_call, any_ret,\n"
+	"                           ind_call, ind_jmp, cond, call, u, k\n"
+	"      --backend NAME       timer, intel, sim or sim:MODEL (skylake,\n"
+	"                           icelake, sapphirerapids); default: the\n"
+	"                           module's, or intel when -e is given\n"
 	"  -a, --all-cpus           every CPU, every process\n"
 	"  -C, --cpu LIST           only these CPUs, e.g. 0,2-3\n"
 	"  -p, --pid PID            this process and its descendants\n"
 	"  -o, --output FILE        capture file (default skidless.data)\n"
 	"  -m, --mmap-pages N       ring pages per CPU, a power of two (default %u)\n"
 	"  -g                       frame-pointer call chains (the default)\n"
-	"      --call-graph fp[,N] | none\n"
-	"                           call chains of up to N frames (default 127)\n"
+	"      --call-graph fp[,N] | lbr | none\n"
+	"                           call chains by frame pointers, up to N frames\n"
+	"                           (default 127), or from LBR call stacks\n"
 	"      --duration SECONDS   stop after this long\n"
 	"      --no-trace           do not follow COMMAND's processes with ptrace\n"
 	"                           (maps of processes that exit quickly may be lost)\n"
@@ -130,19 +146,30 @@ static bool parse_call_graph(const char *s, struct options *o)
 		o->depth = SKD_MAX_CALLCHAIN;
 		return true;
 	}
+	if (!strcmp(s, "lbr")) {
+		o->depth = 0;
+		o->lbr_callchain = true;
+		o->pmu.branch_sample |= SKD_BRANCH_CALL_STACK;
+		return true;
+	}
 	if (!strncmp(s, "fp,", 3))
 		return parse_uint("--call-graph", s + 3, 1, SKD_MAX_CALLCHAIN,
 				  &o->depth);
-	fprintf(stderr, "--call-graph: `%s' is not fp, fp,DEPTH or none "
-		"(this backend has no LBR call stacks)\n", s);
+	fprintf(stderr, "--call-graph: `%s' is not fp, fp,DEPTH, lbr or none\n",
+		s);
 	return false;
 }
 
 static int parse_options(int argc, char *argv[], struct options *o)
 {
-	enum { OPT_CALL_GRAPH = 256, OPT_DURATION, OPT_NO_TRACE };
+	enum { OPT_CALL_GRAPH = 256, OPT_DURATION, OPT_NO_TRACE, OPT_BACKEND };
 	static const struct option longopts[] = {
 		{ "freq", required_argument, NULL, 'F' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "branch-any", no_argument, NULL, 'b' },
+		{ "branch-filter", required_argument, NULL, 'j' },
+		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "pid", required_argument, NULL, 'p' },
@@ -155,6 +182,8 @@ static int parse_options(int argc, char *argv[], struct options *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	uint32_t branches;
+	char why[256];
 	uint64_t v;
 	int c;
 
@@ -163,9 +192,37 @@ static int parse_options(int argc, char *argv[], struct options *o)
 		.ring_pages = DEFAULT_RING_PAGES, .depth = SKD_MAX_CALLCHAIN,
 		.trace = true,
 	};
-	while ((c = getopt_long(argc, argv, "+F:aC:p:o:m:gqh", longopts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+F:e:c:bj:aC:p:o:m:gqh",
+				longopts, NULL)) != -1) {
 		switch (c) {
+		case 'e':
+			if (o->pmu.nr_event_args == SKD_MAX_EVENTS) {
+				fprintf(stderr, "-e: at most %d events\n",
+					SKD_MAX_EVENTS);
+				return -1;
+			}
+			o->pmu.event_args[o->pmu.nr_event_args++] = optarg;
+			break;
+		case 'c':
+			if (!parse_uint("-c", optarg, 1, INT64_MAX,
+					&o->pmu.period))
+				return -1;
+			break;
+		case 'b':
+			o->pmu.branch_sample |= SKD_BRANCH_ANY;
+			break;
+		case 'j':
+			if (skd_branch_parse(optarg, &branches, why,
+					     sizeof(why))) {
+				fprintf(stderr, "-j %s: %s\n", optarg, why);
+				return -1;
+			}
+			o->pmu.branch_sample |= branches;
+			break;
+		case OPT_BACKEND:
+			if (!record_pmu_backend_arg(&o->pmu, optarg))
+				return -1;
+			break;
 		case 'F':
 			if (!parse_uint("-F", optarg, 1, UINT32_MAX, &o->freq))
 				return -1;
@@ -256,14 +313,23 @@ static int setup_signals(struct recorder *rc)
 static void fill_config(struct recorder *rc)
 {
 	struct skd_config *cfg = &rc->cfg;
+	struct record_pmu *rp = &rc->o.pmu;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->size = sizeof(*cfg);
 	cfg->flags = SKD_CFG_FREQ;
-	cfg->backend = SKD_BACKEND_TIMER;
+	cfg->backend = rp->backend;
 	cfg->ring_pages = rc->o.ring_pages;
 	cfg->sample_freq = rc->o.freq;
 	cfg->callchain_depth = rc->o.depth;
+	if (rp->backend != SKD_BACKEND_TIMER) {
+		cfg->events_ptr = (uintptr_t)rp->events;
+		cfg->nr_events = rp->nr_events;
+		cfg->event_attr_size = sizeof(rp->events[0]);
+		cfg->branch_sample = rp->branch_sample;
+		cfg->sim_model = rp->backend == SKD_BACKEND_SIM ?
+				 rp->sim_model : 0;
+	}
 	if (rc->o.pid || (rc->o.cmd && !rc->o.all_cpus && !rc->o.cpu_list)) {
 		cfg->flags |= SKD_CFG_PID;
 		cfg->pid = rc->o.pid ? rc->o.pid : rc->child.pid;
@@ -280,7 +346,8 @@ static bool check_limits(const struct recorder *rc)
 	const struct skd_info *info = &rc->info;
 	unsigned int cpu;
 
-	if (rc->o.freq > info->max_freq) {
+	if (rc->o.pmu.backend == SKD_BACKEND_TIMER &&
+	    rc->o.freq > info->max_freq) {
 		fprintf(stderr, "-F %" PRIu64 ": the module allows at most %u Hz "
 			"(module parameter max_freq)\n", rc->o.freq,
 			info->max_freq);
@@ -353,6 +420,26 @@ static void note_sample(struct recorder *rc, const struct skd_event *ev)
 	}
 }
 
+/* Branch sources and targets get names too. */
+static void note_branches(struct recorder *rc, const struct skd_event *ev)
+{
+	uint64_t a[2];
+	unsigned int i, k;
+
+	for (i = 0; i < ev->sample.nr_branches; i++) {
+		a[0] = ev->sample.branches[i].from;
+		a[1] = ev->sample.branches[i].to;
+		for (k = 0; k < 2; k++) {
+			if (!a[k])
+				continue;
+			if (skd_is_kernel_addr(a[k]))
+				ksym_hits_add(rc->khits, a[k]);
+			else
+				procs_user_ip(rc->procs, ev->id->pid, a[k]);
+		}
+	}
+}
+
 static int on_record(const struct skd_rec_header *h, void *arg)
 {
 	struct recorder *rc = arg;
@@ -367,9 +454,13 @@ static int on_record(const struct skd_rec_header *h, void *arg)
 	switch (ev.type) {
 	case SKD_REC_SAMPLE:
 		note_sample(rc, &ev);
+		note_branches(rc, &ev);
 		break;
 	case SKD_REC_LOST:
 		rc->lost_reported += ev.lost->lost;
+		break;
+	case SKD_REC_THROTTLE:
+		rc->throttled++;
 		break;
 	case SKD_REC_COMM:
 		procs_comm_known(rc->procs, ev.id->tid);
@@ -483,7 +574,12 @@ static void write_session(struct recorder *rc, int argc, char *argv[])
 	}
 	if (uname(&u))
 		memset(&u, 0, sizeof(u));
-	skd_capture_put_session(rc->out, &s, u.nodename, u.release, cmdline);
+	skd_capture_put_session(rc->out, &s, u.nodename, u.release, cmdline,
+				rc->o.pmu.pmu_name);
+	for (i = 0; i < (int)rc->o.pmu.nr_events; i++)
+		skd_capture_put_event(rc->out, i, rc->o.pmu.branch_sample,
+				      &rc->o.pmu.events[i],
+				      rc->o.pmu.names[i]);
 }
 
 /* Counters, and the promise that nothing went missing unnoticed. */
@@ -535,6 +631,11 @@ static int finish(struct recorder *rc)
 		fprintf(stderr, "%s: warning: %" PRIu64 " records were lost because "
 			"the reader fell behind: use a bigger -m (now %" PRIu64
 			") or a lower -F\n", PROG_NAME, lost, rc->o.ring_pages);
+	if (rc->throttled)
+		fprintf(stderr, "%s: warning: sampling was throttled %" PRIu64
+			" times (more samples per second than the module's "
+			"max_sample_rate allows): use a larger -c or a lower "
+			"-F\n", PROG_NAME, rc->throttled);
 	if (rc->malformed || skd_reader_corrupt(rc->reader))
 		fprintf(stderr, "%s: warning: %" PRIu64 " malformed records and %"
 			PRIu64 " corrupt ring bytes were skipped: please report "
@@ -636,8 +737,13 @@ int record_main(int argc, char *argv[])
 			skd_explain(SKD_OP_INFO, errno));
 		goto out;
 	}
-	if (!check_limits(&rc))
+	if (!record_pmu_resolve(&rc.o.pmu, rc.fd, &rc.info) ||
+	    !check_limits(&rc))
 		goto out;
+	if (rc.o.lbr_callchain && rc.o.pmu.backend == SKD_BACKEND_TIMER) {
+		fprintf(stderr, "--call-graph lbr needs a PMU backend (--backend intel or sim:MODEL)\n");
+		goto out;
+	}
 	if (setup_signals(&rc)) {
 		perror("signalfd");
 		goto out;

@@ -13,10 +13,14 @@ static const char usage_text[] =
 	"Usage: %s %s [-i FILE] [--all]\n"
 	"\n"
 	"Print every sample of a capture: command, pid/tid, CPU, time, period,\n"
-	"mode (U user, K kernel) and the call chain, leaf first.\n"
+	"event (PMU backends), mode (U user, K kernel; a * after it: the ip is\n"
+	"the exact instruction that caused the event) and the call chain, leaf\n"
+	"first. PEBS memory samples add `| mem ADDR lat N src S', branch stacks\n"
+	"`| brstack FROM/TO/P|M/CYCLES ...', newest branch first.\n"
 	"\n"
 	"  -i, --input FILE   capture to read (default skidless.data)\n"
-	"      --all          also print COMM, EXEC, FORK, EXIT and LOST records\n";
+	"      --all          also print COMM, EXEC, FORK, EXIT, LOST and\n"
+	"                     THROTTLE records\n";
 
 static void print_prefix(const struct skd_profile *p,
 			 const struct skd_event *ev)
@@ -32,20 +36,58 @@ static void print_prefix(const struct skd_profile *p,
 	       (uint64_t)ev->id->time % 1000000000 / 1000);
 }
 
+static void print_mem(const struct skd_sample_mem *mem)
+{
+	printf(" | mem 0x%" PRIx64 " lat %" PRIu64 " src 0x%" PRIx64 "%s",
+	       (uint64_t)mem->addr, (uint64_t)mem->latency,
+	       (uint64_t)mem->source,
+	       mem->flags & SKD_MEM_MODELED ? " modeled" : "");
+}
+
+/* Branch stacks as perf's brstacksym: from/to/P|M/cycles, newest first. */
+static void print_branches(struct skd_profile *p, const struct skd_event *ev)
+{
+	const struct skd_branch_entry *b = ev->sample.branches;
+	struct skd_frame from, to;
+	unsigned int i;
+
+	fputs(" | brstack", stdout);
+	for (i = 0; i < ev->sample.nr_branches; i++) {
+		skd_profile_addr(p, ev, b[i].from, &from);
+		skd_profile_addr(p, ev, b[i].to, &to);
+		putchar(' ');
+		print_symbol(stdout, &from);
+		putchar('/');
+		print_symbol(stdout, &to);
+		printf("/%c/%u", b[i].info & SKD_BR_INFO_MISPRED ? 'M' : 'P',
+		       b[i].info & SKD_BR_INFO_CYC_VALID ?
+		       (unsigned int)(b[i].info & SKD_BR_INFO_CYCLES) : 0);
+	}
+}
+
 static void print_sample(struct skd_profile *p, const struct skd_event *ev)
 {
 	unsigned int i, n = skd_profile_nr_frames(ev);
+	const char *event = skd_profile_event_name(p, ev->sample.rec->event);
 	struct skd_frame f;
 
 	print_prefix(p, ev);
-	printf("%" PRIu64 " %c ", (uint64_t)ev->sample.rec->period,
-	       (ev->misc & SKD_MISC_CPUMODE_MASK) == SKD_MISC_KERNEL ? 'K' : 'U');
+	printf("%" PRIu64 " %s%s%c%s ", (uint64_t)ev->sample.rec->period, event,
+	       event[0] ? " " : "",
+	       (ev->misc & SKD_MISC_CPUMODE_MASK) == SKD_MISC_KERNEL ? 'K' : 'U',
+	       ev->misc & SKD_MISC_EXACT_IP ? "*" : "");
 	for (i = 0; i < n; i++) {
 		skd_profile_frame(p, ev, i, &f);
 		if (i)
 			fputs(" <- ", stdout);
 		print_frame(stdout, &f);
 	}
+	if (ev->sample.mem)
+		print_mem(ev->sample.mem);
+	/* A call stack is shown as the chain above, not again as branches. */
+	if (ev->sample.branches &&
+	    !(ev->sample.branch_flags & SKD_BR_CALL_STACK && !ev->sample.nr))
+		print_branches(p, ev);
 	putchar('\n');
 }
 
@@ -68,6 +110,11 @@ static void print_other(const struct skd_profile *p, const struct skd_event *ev)
 		break;
 	case SKD_REC_LOST:
 		printf("LOST %" PRIu64 " records\n", (uint64_t)ev->lost->lost);
+		break;
+	case SKD_REC_THROTTLE:
+	case SKD_REC_UNTHROTTLE:
+		printf("%s above %" PRIu64 " samples/s\n",
+		       skd_rec_type_name(ev->type), (uint64_t)ev->throttle->limit);
 		break;
 	}
 }

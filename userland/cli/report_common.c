@@ -23,12 +23,18 @@ struct skd_profile *load_input(int argc, char *argv[], int optind,
 	return p;
 }
 
-void print_frame(FILE *f, const struct skd_frame *fr)
+void print_symbol(FILE *f, const struct skd_frame *fr)
 {
 	if (fr->sym)
-		fprintf(f, "%s+0x%" PRIx64 " (%s)", fr->sym, fr->off, fr->dso);
+		fprintf(f, "%s+0x%" PRIx64, fr->sym, fr->off);
 	else
-		fprintf(f, "0x%" PRIx64 " (%s)", fr->ip, fr->dso);
+		fprintf(f, "0x%" PRIx64, fr->ip);
+}
+
+void print_frame(FILE *f, const struct skd_frame *fr)
+{
+	print_symbol(f, fr);
+	fprintf(f, " (%s)", fr->dso);
 }
 
 void warn_capture_problems(const char *path,

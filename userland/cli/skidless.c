@@ -12,6 +12,7 @@ static const struct {
 	const char *description;
 } subcommands[] = {
 	{ "info", info_main, "Show the module, its backends and the PMU" },
+	{ "list", list_main, "List the events -e accepts on a PMU" },
 	{ "record", record_main, "Sample a command, a process or CPUs into a file" },
 	{ "script", script_main, "Print every sample of a capture, symbolized" },
 	{ "report", report_main, "Show the functions where a capture spent its samples" },

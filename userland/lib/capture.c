@@ -89,14 +89,28 @@ static int put_with_strings(struct skd_capture_writer *w, void *fixed,
 int skd_capture_put_session(struct skd_capture_writer *w,
 			    const struct skd_frec_session *s,
 			    const char *hostname, const char *release,
-			    const char *cmdline)
+			    const char *cmdline, const char *pmu)
 {
-	const char *strs[] = { hostname, release, cmdline };
+	const char *strs[] = { hostname, release, cmdline, pmu };
 	struct skd_frec_session rec = *s;
 
 	rec.hdr.type = SKD_FREC_SESSION;
 	rec.hdr.misc = 0;
-	return put_with_strings(w, &rec, sizeof(rec), strs, 3);
+	return put_with_strings(w, &rec, sizeof(rec), strs, 4);
+}
+
+int skd_capture_put_event(struct skd_capture_writer *w, uint32_t index,
+			  uint32_t branch_sample,
+			  const struct skd_event_attr *attr, const char *name)
+{
+	struct skd_frec_event rec = {
+		.hdr.type = SKD_FREC_EVENT,
+		.index = index,
+		.branch_sample = branch_sample,
+		.attr = *attr,
+	};
+
+	return put_with_strings(w, &rec, sizeof(rec), &name, 1);
 }
 
 int skd_capture_put_map(struct skd_capture_writer *w, uint64_t time,
@@ -279,6 +293,11 @@ const struct skd_frec_stats *skd_frec_stats(const struct skd_rec_header *h)
 	if (h->type != SKD_FREC_STATS || h->size < sizeof(struct skd_frec_stats))
 		return NULL;
 	return (const void *)h;
+}
+
+const struct skd_frec_event *skd_frec_event(const struct skd_rec_header *h)
+{
+	return with_string(h, SKD_FREC_EVENT, sizeof(struct skd_frec_event));
 }
 
 const struct skd_frec_session *skd_frec_session(const struct skd_rec_header *h)

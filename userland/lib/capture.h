@@ -31,9 +31,13 @@ enum skd_file_rec_type {
 	SKD_FREC_KSYM		= 0x8003,
 	SKD_FREC_STATS		= 0x8004,
 	SKD_FREC_FINISHED	= 0x8005,
+	SKD_FREC_EVENT		= 0x8006,
 };
 
-/* Then NUL-terminated strings: hostname, kernel release, command line. */
+/*
+ * Then NUL-terminated strings: hostname, kernel release, command line,
+ * and the PMU ("timer", "intel:skylake", "sim:icelake", ...).
+ */
 struct skd_frec_session {
 	struct skd_rec_header hdr;
 	uint64_t start_time;		/* CLOCK_MONOTONIC ns */
@@ -73,6 +77,15 @@ struct skd_frec_stats {
 	struct skd_cpu_stats stats;
 };
 
+/* One event of the session, as configured, and its name for people. */
+struct skd_frec_event {
+	struct skd_rec_header hdr;
+	uint32_t index;			/* skd_rec_sample.event */
+	uint32_t branch_sample;		/* the session's LBR filter */
+	struct skd_event_attr attr;
+	char name[];
+};
+
 struct skd_frec_finished {
 	struct skd_rec_header hdr;
 	uint64_t time;
@@ -86,7 +99,10 @@ int skd_capture_put(struct skd_capture_writer *w, const void *rec);
 int skd_capture_put_session(struct skd_capture_writer *w,
 			    const struct skd_frec_session *s,
 			    const char *hostname, const char *release,
-			    const char *cmdline);
+			    const char *cmdline, const char *pmu);
+int skd_capture_put_event(struct skd_capture_writer *w, uint32_t index,
+			  uint32_t branch_sample,
+			  const struct skd_event_attr *attr, const char *name);
 int skd_capture_put_map(struct skd_capture_writer *w, uint64_t time,
 			uint32_t pid, uint64_t start, uint64_t end,
 			uint64_t pgoff, const char *path);
@@ -126,7 +142,8 @@ const struct skd_frec_map *skd_frec_map(const struct skd_rec_header *h);
 const struct skd_frec_ksym *skd_frec_ksym(const struct skd_rec_header *h);
 const struct skd_frec_stats *skd_frec_stats(const struct skd_rec_header *h);
 const struct skd_frec_session *skd_frec_session(const struct skd_rec_header *h);
-/* The @i-th string (0 hostname, 1 release, 2 command line) or "". */
+const struct skd_frec_event *skd_frec_event(const struct skd_rec_header *h);
+/* The @i-th string (0 hostname, 1 release, 2 command line, 3 PMU) or "". */
 const char *skd_frec_session_string(const struct skd_frec_session *s,
 				    unsigned int i);
 

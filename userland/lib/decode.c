@@ -8,26 +8,42 @@ static int decode_sample(const uint8_t *p, size_t size, struct skd_event *ev)
 {
 	const struct skd_rec_sample *rec = (const void *)p;
 	const struct skd_callchain *cc;
-	size_t need = sizeof(*rec);
+	const struct skd_branches *br;
+	size_t at = sizeof(*rec);
 
-	if (size < need)
+	if (size < at)
 		return -EINVAL;
 	ev->sample.rec = rec;
-	ev->sample.ips = NULL;
-	ev->sample.nr = 0;
-	ev->sample.nr_kernel = 0;
-	if (!(rec->fields & SKD_SAMPLE_CALLCHAIN))
-		return 0;
-
-	if (size < need + sizeof(*cc))
-		return -EINVAL;
-	cc = (const void *)(p + need);
-	if (cc->nr_kernel > cc->nr || cc->nr > SKD_MAX_CALLCHAIN ||
-	    size < need + sizeof(*cc) + cc->nr * sizeof(uint64_t))
-		return -EINVAL;
-	ev->sample.ips = cc->ips;
-	ev->sample.nr = cc->nr;
-	ev->sample.nr_kernel = cc->nr_kernel;
+	/* Sections follow in bit order; each must fit before the next. */
+	if (rec->fields & SKD_SAMPLE_CALLCHAIN) {
+		if (size - at < sizeof(*cc))
+			return -EINVAL;
+		cc = (const void *)(p + at);
+		if (cc->nr_kernel > cc->nr || cc->nr > SKD_MAX_CALLCHAIN ||
+		    size - at - sizeof(*cc) < cc->nr * sizeof(uint64_t))
+			return -EINVAL;
+		ev->sample.ips = cc->ips;
+		ev->sample.nr = cc->nr;
+		ev->sample.nr_kernel = cc->nr_kernel;
+		at += sizeof(*cc) + cc->nr * sizeof(uint64_t);
+	}
+	if (rec->fields & SKD_SAMPLE_MEM) {
+		if (size - at < sizeof(struct skd_sample_mem))
+			return -EINVAL;
+		ev->sample.mem = (const void *)(p + at);
+		at += sizeof(struct skd_sample_mem);
+	}
+	if (rec->fields & SKD_SAMPLE_BRANCHES) {
+		if (size - at < sizeof(*br))
+			return -EINVAL;
+		br = (const void *)(p + at);
+		if (size - at - sizeof(*br) <
+		    br->nr * sizeof(struct skd_branch_entry))
+			return -EINVAL;
+		ev->sample.branches = br->entries;
+		ev->sample.nr_branches = br->nr;
+		ev->sample.branch_flags = br->flags;
+	}
 	return 0;
 }
 
@@ -98,6 +114,12 @@ int skd_decode(const void *buf, size_t len, struct skd_event *ev)
 			return -EINVAL;
 		ev->task = buf;
 		break;
+	case SKD_REC_THROTTLE:
+	case SKD_REC_UNTHROTTLE:
+		if (size < sizeof(struct skd_rec_throttle))
+			return -EINVAL;
+		ev->throttle = buf;
+		break;
 	}
 	return ret ? ret : (int)size;
 }
@@ -111,6 +133,8 @@ const char *skd_rec_type_name(uint32_t type)
 		[SKD_REC_EXEC] = "EXEC",
 		[SKD_REC_FORK] = "FORK",
 		[SKD_REC_EXIT] = "EXIT",
+		[SKD_REC_THROTTLE] = "THROTTLE",
+		[SKD_REC_UNTHROTTLE] = "UNTHROTTLE",
 	};
 
 	if (type < __SKD_REC_MAX && names[type])

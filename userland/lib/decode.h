@@ -25,7 +25,12 @@ struct skd_event {
 			const __u64 *ips;	/* NULL without a call chain */
 			uint16_t nr;
 			uint16_t nr_kernel;
+			const struct skd_sample_mem *mem;	/* or NULL */
+			const struct skd_branch_entry *branches;
+			uint16_t nr_branches;	/* branches NULL: none */
+			uint16_t branch_flags;	/* SKD_BR_CALL_STACK */
 		} sample;
+		const struct skd_rec_throttle *throttle;
 		const struct skd_rec_lost *lost;
 		const struct skd_rec_comm *comm;
 		struct {

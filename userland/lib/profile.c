@@ -61,6 +61,7 @@ struct skd_profile {
 	size_t nr_ksyms, cap_ksyms;
 	struct skd_symtab *kernel;	/* from KSYM records or kallsyms */
 	struct skd_symcache *elves;
+	const char *event_names[SKD_MAX_EVENTS];
 };
 
 /* Grow *@v (elements of @size) to hold one more; 0 or -ENOMEM. */
@@ -211,6 +212,13 @@ static int add_record(struct skd_profile *p, const struct skd_rec_header *h)
 	case SKD_FREC_FINISHED:
 		p->totals.finished = true;
 		return 0;
+	case SKD_FREC_EVENT: {
+		const struct skd_frec_event *e = skd_frec_event(h);
+
+		if (e && e->index < SKD_MAX_EVENTS)
+			p->event_names[e->index] = e->name;
+		return 0;
+	}
 	default:
 		return add_kernel_record(p, h);
 	}
@@ -463,9 +471,28 @@ void skd_profile_other(const struct skd_profile *p, size_t i,
 	skd_decode(h, h->size, ev);
 }
 
+const char *skd_profile_event_name(const struct skd_profile *p,
+				   unsigned int index)
+{
+	if (index >= SKD_MAX_EVENTS || !p->event_names[index])
+		return "";
+	return p->event_names[index];
+}
+
+/* An LBR call stack stands in for the call chain when there is none. */
+static bool lbr_chain(const struct skd_event *ev)
+{
+	return !ev->sample.nr && ev->sample.branches &&
+	       (ev->sample.branch_flags & SKD_BR_CALL_STACK);
+}
+
 unsigned int skd_profile_nr_frames(const struct skd_event *ev)
 {
-	return ev->sample.nr ? ev->sample.nr : 1;
+	if (ev->sample.nr)
+		return ev->sample.nr;
+	if (lbr_chain(ev))
+		return 1 + ev->sample.nr_branches;
+	return 1;
 }
 
 const char *skd_profile_comm(const struct skd_profile *p, uint32_t pid,
@@ -539,33 +566,25 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
-		       unsigned int i, struct skd_frame *f)
+/* Name @ip in the process and time of @ev; @lookup is the address to look up. */
+static void resolve(struct skd_profile *p, const struct skd_event *ev,
+		    uint64_t ip, uint64_t lookup, struct skd_frame *f)
 {
-	const struct skd_rec_sample *rec = ev->sample.rec;
 	const struct skd_symtab *tab;
 	const struct skd_sym *sym;
 	const struct skd_map *map;
-	uint64_t vaddr, lookup;
-	bool return_address;
+	uint64_t vaddr;
 
 	memset(f, 0, sizeof(*f));
-	f->ip = ev->sample.ips ? ev->sample.ips[i] : rec->ip;
+	f->ip = ip;
 	f->dso = "[unknown]";
-	/*
-	 * Callers' entries are return addresses: look up the byte before, so
-	 * a call that ends its function is charged to that function.
-	 */
-	return_address = i != 0 && i != ev->sample.nr_kernel;
-	lookup = f->ip - (return_address ? 1 : 0);
-
-	if (skd_is_kernel_addr(f->ip)) {
+	if (skd_is_kernel_addr(ip)) {
 		f->kernel = true;
 		f->dso = "[kernel.kallsyms]";
 		sym = p->kernel ? skd_symtab_lookup(p->kernel, lookup) : NULL;
 		if (sym) {
 			f->sym = sym->name;
-			f->off = f->ip - sym->addr;
+			f->off = ip - sym->addr;
 		}
 		return;
 	}
@@ -584,6 +603,33 @@ void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
 	sym = skd_symtab_lookup(tab, vaddr);
 	if (sym) {
 		f->sym = sym->name;
-		f->off = vaddr + (f->ip - lookup) - sym->addr;
+		f->off = vaddr + (ip - lookup) - sym->addr;
 	}
+}
+
+void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
+		       unsigned int i, struct skd_frame *f)
+{
+	bool return_address;
+	uint64_t ip;
+
+	if (lbr_chain(ev) && i) {
+		/* A call site is the call instruction itself: no adjustment. */
+		ip = ev->sample.branches[i - 1].from;
+		return_address = false;
+	} else {
+		ip = ev->sample.ips ? ev->sample.ips[i] : ev->sample.rec->ip;
+		/*
+		 * Callers' entries are return addresses: look up the byte
+		 * before, so a call that ends its function is charged to it.
+		 */
+		return_address = i != 0 && i != ev->sample.nr_kernel;
+	}
+	resolve(p, ev, ip, ip - (return_address ? 1 : 0), f);
+}
+
+void skd_profile_addr(struct skd_profile *p, const struct skd_event *ev,
+		      uint64_t addr, struct skd_frame *f)
+{
+	resolve(p, ev, addr, addr, f);
 }

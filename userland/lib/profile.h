@@ -53,10 +53,22 @@ size_t skd_profile_nr_other(const struct skd_profile *p);
 void skd_profile_other(const struct skd_profile *p, size_t i,
 		       struct skd_event *ev);
 
-/* Frames of a sample: the call chain, or the ip alone without one. */
+/* The name of event @index of the session ("cycles:pp"), or "". */
+const char *skd_profile_event_name(const struct skd_profile *p,
+				   unsigned int index);
+
+/*
+ * Frames of a sample: the call chain; for an LBR call stack (and no
+ * chain) the ip, then the call sites of the open calls; else the ip
+ * alone.
+ */
 unsigned int skd_profile_nr_frames(const struct skd_event *ev);
 void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
 		       unsigned int i, struct skd_frame *f);
+
+/* Name an address (a branch's source or target) as @ev's process saw it. */
+void skd_profile_addr(struct skd_profile *p, const struct skd_event *ev,
+		      uint64_t addr, struct skd_frame *f);
 
 /* Command name of @tid (process @pid) at @time, or NULL. */
 const char *skd_profile_comm(const struct skd_profile *p, uint32_t pid,

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The few kernel primitives kmod/ring_core.c uses, mapped onto C11-style
- * GCC atomics so the module's ring source compiles and runs on the host.
+ * The few kernel primitives the module's pure sources (the ring, the PEBS
+ * and LBR decoders, the planner, the model table) use, mapped onto plain C
+ * and GCC atomics so the same sources build into the command and the host
+ * tests.
  * local_t ops are per-CPU atomics in the kernel; here they are full atomics,
  * which is stronger and so keeps every kernel guarantee.
  */
@@ -42,5 +44,11 @@ static inline long local_cmpxchg(local_t *l, long old, long new)
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#ifndef BIT
+#define BIT(n)			(1UL << (n))
+#endif
+#ifndef BIT_ULL
+#define BIT_ULL(n)		(1ULL << (n))
+#endif
 
 #endif /* _SKD_KERNEL_SHIM_H */

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _SKD_INTEL_HW_H
+#define _SKD_INTEL_HW_H
+
+#include "pmu.h"
+
+/* The CPU's own PMU. */
+extern const struct skd_pmu_ops skd_hw_ops;
+
+/* Detect every online CPU (at load); forget at unload. */
+int skd_hw_detect(void);
+void skd_hw_forget(void);
+/* What @cpu has; CPUs that were offline at load get CPU 0's answer. */
+const struct skd_pmu_caps *skd_hw_caps(unsigned int cpu);
+
+#endif /* _SKD_INTEL_HW_H */

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A PMU session at run time: what each CPU of it holds (DS area and PEBS
+ * buffer, the registers it found there, throttling and task state), and
+ * the pieces that run in the PMI, in context switches and in hotplug.
+ */
+#ifndef _SKD_INTEL_RUN_H
+#define _SKD_INTEL_RUN_H
+
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/percpu.h>
+
+#include "plan.h"
+#include "pmu.h"
+
+struct skd_session;
+struct pt_regs;
+
+#define SKD_SAVED_MSRS_MAX	48
+
+struct skd_saved_msr {
+	u32 msr;
+	u64 val;
+};
+
+struct skd_pmu_session;
+
+/* One CPU of a PMU session. */
+struct skd_pmu_cpu {
+	struct skd_pmu_session *ps;
+	unsigned int cpu;
+	u64 *ds;			/* DS management area */
+	void *pebs_buf;
+	bool running;			/* our registers are programmed here */
+	bool task_in;			/* per-task: the target runs here */
+	bool throttled;
+
+	struct skd_saved_msr saved[SKD_SAVED_MSRS_MAX];
+	unsigned int nr_saved;
+
+	/* Throttling: samples in the current window. */
+	u64 window_start;
+	u32 window_samples;
+	struct irq_work unthrottle_work;	/* NMI -> IRQ: arm the timer */
+	struct hrtimer unthrottle_timer;
+
+	/* Frequency mode: current period per event and recent samples. */
+	u64 period[SKD_MAX_EVENTS];
+	u64 freq_since_ns[SKD_MAX_EVENTS];
+	u32 freq_samples[SKD_MAX_EVENTS];
+
+	/* LBR read from the MSRs at the PMI (not adaptive records). */
+	struct skd_branch_entry lbr[SKD_MAX_LBR];
+	u32 nr_lbr;
+	/* LBRs decoded from a record; too big for the NMI stack. */
+	struct skd_branch_entry rec_lbr[SKD_MAX_LBR];
+	/* A drain outside the PMI runs: the PMI must not drain under it. */
+	bool in_drain;
+};
+
+struct skd_pmu_session {
+	struct skd_session *s;
+	const struct skd_pmu_ops *ops;
+	struct skd_pmu_caps caps;
+	struct skd_pmu_plan plan;
+	u16 misc;			/* SKD_MISC_MODELED for the sim */
+	bool per_task;			/* SKD_CFG_PID: count only the target */
+	bool claimed;			/* counters and CPUs are ours */
+	struct skd_pmu_cpu __percpu *cpus;
+};
+
+/* The PMU session that owns a CPU's PMU, or NULL. NMI-safe to read. */
+DECLARE_PER_CPU(struct skd_pmu_cpu *, skd_pmu_owner);
+
+/* pmi.c: the NMI handler, registered while any PMU session runs. */
+int skd_pmi_get(void);
+void skd_pmi_put(void);
+/* IA32_PERF_GLOBAL_CTRL as this CPU's state wants it. IRQs off or NMI. */
+void skd_pmu_set_ctrl(struct skd_pmu_cpu *pc);
+void skd_pmu_throttle_init(struct skd_pmu_cpu *pc);
+void skd_pmu_throttle_stop(struct skd_pmu_cpu *pc);
+void skd_pmu_throttle_fini(struct skd_pmu_cpu *pc);
+u32 skd_pmu_max_sample_rate(void);
+
+/* ds.c: the DS save area and PEBS buffer of one CPU. */
+int skd_ds_alloc(struct skd_pmu_cpu *pc, unsigned int cpu);
+void skd_ds_free(struct skd_pmu_cpu *pc);
+void skd_ds_program(struct skd_pmu_cpu *pc);
+/* Turn the records in the buffer into samples; empty it. */
+void skd_ds_drain(struct skd_pmu_cpu *pc, struct pt_regs *regs);
+
+/* lbr_regs.c: the LBR MSRs of this CPU. */
+void skd_lbr_read(struct skd_pmu_cpu *pc);
+void skd_lbr_reset(struct skd_pmu_session *ps);
+void skd_lbr_enable(struct skd_pmu_session *ps, bool on);
+
+/* task.c: per-task sessions follow their tasks across context switches. */
+int skd_task_switch_get(void);
+void skd_task_switch_put(void);
+
+/* Emit one sample for counter-overflow or PEBS data (pmi.c). */
+void skd_pmu_emit(struct skd_pmu_cpu *pc, unsigned int ev, u64 ip,
+		  bool exact, struct pt_regs *regs,
+		  const struct skd_sample_mem *mem,
+		  const struct skd_branch_entry *br, u32 nr_br);
+
+#endif /* _SKD_INTEL_RUN_H */

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The simulated CPU's clock: a pinned hard-IRQ hrtimer that, every tick,
+ * adds to each enabled counter the events the model says the interrupted
+ * context produced meanwhile, and handles overflows as the hardware does.
+ *
+ * The model: a 2 GHz core retiring one instruction per cycle whenever it
+ * is not idle (the idle task counts nothing: cycles are unhalted cycles),
+ * with fixed per-event rates below. Counts follow the privilege level of
+ * the interrupted context, the counter's USR/OS bits and GLOBAL_CTRL.
+ *
+ * A PMI is raised as a real NMI on this CPU, and the tick waits for it to
+ * be taken, so the handler samples the context the tick interrupted while
+ * that context's stack is still there. While a PMI is pending (status not
+ * yet acknowledged) the clock stands still, as counters frozen on PMI do.
+ */
+#include <linux/hardirq.h>
+#include <linux/ktime.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <asm/apic.h>
+#include <asm/irq_regs.h>
+#include <asm/nmi.h>
+
+#include "compat.h"
+#include "sim.h"
+
+static unsigned int sim_tick_us = 250;
+module_param(sim_tick_us, uint, 0444);
+MODULE_PARM_DESC(sim_tick_us, "Simulated PMU clock tick, microseconds (default 250)");
+
+#define MAX_OVERFLOWS_PER_TICK	64
+#define PMI_WAIT_SPINS		2000000
+
+/* Events per microsecond of busy time, by event code and umask. */
+static u64 rate_per_us(u32 config)
+{
+	u32 event = config & 0xff, umask = (config >> 8) & 0xff;
+
+	/* inv + cmask turns a retirement event into "every cycle". */
+	if ((config & SKD_EVSEL_INV) && (config & SKD_EVSEL_CMASK))
+		return 2000;
+	switch (event) {
+	case 0x00:			/* fixed-counter pseudo encodings */
+	case 0x3c:			/* core cycles */
+	case 0xc0:			/* instructions retired */
+		return 2000;
+	case 0xc2:			/* uops retired */
+		return 2400;
+	case 0xc4:			/* branches */
+		return 400;
+	case 0xc5:			/* mispredicted branches */
+		return 20;
+	case 0xd0:			/* loads (0x81) and stores (0x82) */
+		return umask == 0x82 ? 300 : 600;
+	case 0xd1:			/* L1/L2/L3 misses */
+		return umask == 0x08 ? 60 : umask == 0x10 ? 20 : 5;
+	case 0xcd:			/* loads above the latency threshold */
+		return 50;
+	default:
+		return 1000;
+	}
+}
+
+/* The event a fixed counter counts, in EVENTSEL encoding. */
+static const u32 fixed_event[SKD_MAX_FIXED] = { 0x00c0, 0x003c, 0x0300, 0x0400 };
+
+static void raise_pmi(struct sim_cpu *sc, struct pt_regs *regs)
+{
+	unsigned long spins;
+
+	if (!sc->lvt_armed) {
+		sc->stats.pmis_masked++;
+		return;
+	}
+	sc->pmi_regs = *regs;
+	WRITE_ONCE(sc->pmi_window, true);
+	WRITE_ONCE(sc->pmi_pending, true);
+	/* Delivery masks LVTPC; the handler unmasks it again. */
+	sc->lvt_armed = false;
+	sc->stats.pmis++;
+	apic->send_IPI(smp_processor_id(), NMI_VECTOR);
+	for (spins = 0; READ_ONCE(sc->pmi_pending) && spins < PMI_WAIT_SPINS;
+	     spins++)
+		cpu_relax();
+	if (READ_ONCE(sc->pmi_pending))
+		sc->stats.pmis_late++;
+	WRITE_ONCE(sc->pmi_window, false);
+}
+
+/*
+ * Add @n events to counter @idx (GLOBAL_CTRL numbering). A PEBS counter
+ * writes a record per overflow and reloads from its DS reset slot; any
+ * other counter sets its status bit and asks for a PMI if it may.
+ */
+static void count(struct sim_cpu *sc, unsigned int idx, u32 config, u64 n,
+		  struct pt_regs *regs, u64 *status, bool *pmi)
+{
+	struct sim_regs *r = &sc->r;
+	bool fixed = idx >= 32;
+	u64 *ctr = fixed ? &r->fixed[idx - 32] : &r->pmc[idx];
+	u64 mask = (1ULL << sc->model->width) - 1, room, reset = 0;
+	bool pebs = r->pebs_enable & BIT_ULL(idx);
+	bool intr = fixed ? r->fixed_ctrl & SKD_FIXED_PMI(idx - 32) :
+			    r->evtsel[idx] & SKD_EVSEL_INT;
+	unsigned int k;
+	u32 slot;
+
+	/* PEBS on fixed counters is an adaptive-PEBS (PEBS_ALL) feature. */
+	if (fixed && !sc->model->baseline)
+		pebs = false;
+	for (k = 0; n && k < MAX_OVERFLOWS_PER_TICK; k++) {
+		room = mask - *ctr + 1;
+		if (n < room) {
+			*ctr += n;
+			return;
+		}
+		n -= room;
+		*ctr = 0;
+		sc->stats.overflows++;
+		if (!pebs) {
+			*status |= 1ULL << idx;
+			*pmi |= intr;
+			continue;
+		}
+		if (sim_write_pebs(sc, idx, config, regs)) {
+			*status |= SKD_STATUS_BUFFER_OVF;
+			*pmi = true;
+		}
+		slot = fixed ? (sc->model->pebs_fmt >= 5 ?
+				SKD_DS_RESET_FIXED_FMT5 : SKD_DS_RESET_FIXED_FMT4) +
+			       idx - 32 : idx;
+		/* Auto-reload from pebs_event_reset[]; 0 means none. */
+		if (!copy_from_kernel_nofault(&reset, (void *)(r->ds_area +
+				SKD_DS_PEBS_RESET + 8 * slot), sizeof(reset)))
+			*ctr = reset & mask;
+	}
+}
+
+static bool counts_in_mode(const struct sim_cpu *sc, unsigned int idx,
+			   bool user)
+{
+	const struct sim_regs *r = &sc->r;
+	u32 j;
+
+	if (!(r->global_ctrl & BIT_ULL(idx)))
+		return false;
+	if (idx < 32)
+		return (r->evtsel[idx] & SKD_EVSEL_EN) &&
+		       (r->evtsel[idx] & (user ? SKD_EVSEL_USR : SKD_EVSEL_OS));
+	j = idx - 32;
+	return r->fixed_ctrl & (user ? SKD_FIXED_USR(j) : SKD_FIXED_OS(j));
+}
+
+static enum hrtimer_restart sim_tick(struct hrtimer *t)
+{
+	struct sim_cpu *sc = container_of(t, struct sim_cpu, tick);
+	struct pt_regs *regs = get_irq_regs();
+	u64 now = ktime_get_mono_fast_ns(), dt = now - sc->last_ns;
+	u64 status = 0, n;
+	bool pmi = false, user;
+	unsigned int i;
+
+	sc->last_ns = now;
+	hrtimer_forward_now(t, ns_to_ktime((u64)sim_tick_us * NSEC_PER_USEC));
+	sc->stats.ticks++;
+	if (!regs || READ_ONCE(sc->pmi_pending) || !sc->r.global_ctrl ||
+	    is_idle_task(current))
+		return HRTIMER_RESTART;
+
+	user = user_mode(regs);
+	if (sim_lbr_enabled(sc))
+		sim_fill_lbr(sc, regs);
+	for (i = 0; i < sc->model->nr_gp; i++) {
+		if (!counts_in_mode(sc, i, user))
+			continue;
+		n = rate_per_us(sc->r.evtsel[i]) * dt / NSEC_PER_USEC;
+		count(sc, i, sc->r.evtsel[i], n, regs, &status, &pmi);
+	}
+	for (i = 0; i < sc->model->nr_fixed; i++) {
+		if (!counts_in_mode(sc, 32 + i, user))
+			continue;
+		n = rate_per_us(fixed_event[i]) * dt / NSEC_PER_USEC;
+		count(sc, 32 + i, fixed_event[i], n, regs, &status, &pmi);
+	}
+	sc->r.global_status |= status;
+	if (pmi)
+		raise_pmi(sc, regs);
+	return HRTIMER_RESTART;
+}
+
+void sim_clock_attach(struct sim_cpu *sc)
+{
+	if (sc->attached)
+		return;
+	sc->attached = true;
+	sc->last_ns = ktime_get_mono_fast_ns();
+	skd_hrtimer_setup(&sc->tick, sim_tick, CLOCK_MONOTONIC,
+			  HRTIMER_MODE_REL_PINNED_HARD);
+	hrtimer_start(&sc->tick, ns_to_ktime((u64)sim_tick_us * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+void sim_clock_detach(struct sim_cpu *sc)
+{
+	if (!sc->attached)
+		return;
+	/* On this CPU with IRQs off: the tick cannot be running. */
+	hrtimer_cancel(&sc->tick);
+	sc->attached = false;
+}

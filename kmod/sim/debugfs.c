@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test hooks of the simulated PMU under /sys/kernel/debug/skidless-sim/:
+ *
+ *   held_counters  bitmask of GP counters someone else has reserved (the
+ *                  way perf or the NMI watchdog would): sessions needing
+ *                  them get EBUSY
+ *   pti            1: behave as if kernel page-table isolation were on
+ *   cpuN/msrs      the CPU's registers, "0xMSR 0xVALUE" per line; writing
+ *                  such a line sets one (as firmware would before a
+ *                  session), so tests can check a session restores it
+ *   cpuN/stats     the model's counters: ticks, records, PMIs, ...
+ *
+ * Debugfs only: none of this is ABI, and it needs root.
+ */
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/seq_file.h>
+#include <linux/smp.h>
+#include <linux/uaccess.h>
+
+#include "sim.h"
+
+static struct dentry *sim_dir;
+
+/* MSRs listed by cpuN/msrs, as far as the model has them. */
+static const u32 listed_msrs[] = {
+	SKD_MSR_EVENTSEL(0), SKD_MSR_EVENTSEL(1), SKD_MSR_EVENTSEL(2),
+	SKD_MSR_EVENTSEL(3), SKD_MSR_EVENTSEL(4), SKD_MSR_EVENTSEL(5),
+	SKD_MSR_EVENTSEL(6), SKD_MSR_EVENTSEL(7),
+	SKD_MSR_PMC(0), SKD_MSR_PMC(1), SKD_MSR_PMC(2), SKD_MSR_PMC(3),
+	SKD_MSR_PMC(4), SKD_MSR_PMC(5), SKD_MSR_PMC(6), SKD_MSR_PMC(7),
+	SKD_MSR_FIXED_CTR(0), SKD_MSR_FIXED_CTR(1), SKD_MSR_FIXED_CTR(2),
+	SKD_MSR_FIXED_CTR(3), SKD_MSR_FIXED_CTR_CTRL, SKD_MSR_GLOBAL_CTRL,
+	SKD_MSR_GLOBAL_STATUS, SKD_MSR_PEBS_ENABLE, SKD_MSR_PEBS_DATA_CFG,
+	SKD_MSR_PEBS_LD_LAT, SKD_MSR_DS_AREA, SKD_MSR_DEBUGCTL,
+	SKD_MSR_LBR_SELECT, SKD_MSR_LBR_TOS, SKD_MSR_ARCH_LBR_CTL,
+	SKD_MSR_ARCH_LBR_DEPTH,
+};
+
+struct msr_op {
+	const struct sim_model *m;
+	u32 msr;
+	u64 val;
+	int ret;
+	bool write;
+};
+
+static void msr_on_cpu(void *arg)
+{
+	struct msr_op *op = arg;
+
+	op->ret = op->write ? sim_wrmsr(op->m, op->msr, op->val) :
+			      sim_rdmsr(op->m, op->msr, &op->val);
+}
+
+static int msrs_show(struct seq_file *sf, void *unused)
+{
+	unsigned int cpu = (uintptr_t)sf->private;
+	struct msr_op op = { .m = per_cpu_ptr(sim_cpus, cpu)->model };
+	unsigned int i;
+
+	if (!op.m) {
+		seq_puts(sf, "# no model yet: run a sim session on this CPU\n");
+		return 0;
+	}
+	seq_printf(sf, "# model %s\n", op.m->name);
+	for (i = 0; i < ARRAY_SIZE(listed_msrs); i++) {
+		op.msr = listed_msrs[i];
+		if (smp_call_function_single(cpu, msr_on_cpu, &op, true) ||
+		    op.ret)
+			continue;
+		seq_printf(sf, "0x%x 0x%llx\n", op.msr, op.val);
+	}
+	return 0;
+}
+
+static int msrs_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, msrs_show, inode->i_private);
+}
+
+static ssize_t msrs_write(struct file *file, const char __user *ubuf,
+			  size_t len, loff_t *ppos)
+{
+	unsigned int cpu = (uintptr_t)file_inode(file)->i_private;
+	struct msr_op op = { .write = true };
+	char buf[64];
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%x %llx", &op.msr, &op.val) != 2)
+		return -EINVAL;
+	op.m = per_cpu_ptr(sim_cpus, cpu)->model;
+	if (!op.m)
+		return -ENODEV;
+	if (smp_call_function_single(cpu, msr_on_cpu, &op, true))
+		return -ENXIO;
+	return op.ret ? op.ret : len;
+}
+
+static const struct file_operations msrs_fops = {
+	.owner		= THIS_MODULE,
+	.open		= msrs_open,
+	.read		= seq_read,
+	.write		= msrs_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static int stats_show(struct seq_file *sf, void *unused)
+{
+	unsigned int cpu = (uintptr_t)sf->private;
+	const struct sim_stats *st = &per_cpu_ptr(sim_cpus, cpu)->stats;
+
+	seq_printf(sf, "ticks %llu\noverflows %llu\nrecords %llu\n"
+		   "records_dropped %llu\npmis %llu\npmis_late %llu\n"
+		   "pmis_masked %llu\n", st->ticks, st->overflows,
+		   st->records, st->records_dropped, st->pmis, st->pmis_late,
+		   st->pmis_masked);
+	return 0;
+}
+
+static int stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, stats_show, inode->i_private);
+}
+
+static const struct file_operations stats_fops = {
+	.owner		= THIS_MODULE,
+	.open		= stats_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+int sim_debugfs_init(void)
+{
+	struct dentry *cpu_dir;
+	unsigned int cpu;
+	char name[16];
+
+	sim_dir = debugfs_create_dir("skidless-sim", NULL);
+	debugfs_create_x32("held_counters", 0600, sim_dir,
+			   &sim_held_counters);
+	debugfs_create_bool("pti", 0600, sim_dir, &sim_pti);
+	for_each_possible_cpu(cpu) {
+		snprintf(name, sizeof(name), "cpu%u", cpu);
+		cpu_dir = debugfs_create_dir(name, sim_dir);
+		debugfs_create_file("msrs", 0600, cpu_dir,
+				    (void *)(uintptr_t)cpu, &msrs_fops);
+		debugfs_create_file("stats", 0400, cpu_dir,
+				    (void *)(uintptr_t)cpu, &stats_fops);
+	}
+	return 0;
+}
+
+void sim_debugfs_uninit(void)
+{
+	debugfs_remove_recursive(sim_dir);
+}

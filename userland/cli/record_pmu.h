@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What `skidless record` needs to sample with a PMU backend: which backend
+ * and model (--backend), the events (-e, -c) and the branch stacks (-b,
+ * -j, --call-graph lbr), resolved against what the module reports.
+ */
+#ifndef _SKD_RECORD_PMU_H
+#define _SKD_RECORD_PMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "skidless.h"
+
+struct skd_cpu_model;
+
+struct record_pmu {
+	/* From the command line. */
+	const char *backend_arg;	/* --backend, NULL: default */
+	const char *event_args[SKD_MAX_EVENTS];
+	unsigned int nr_event_args;
+	uint64_t period;		/* -c, 0: none */
+	uint32_t branch_sample;		/* -b, -j, --call-graph lbr */
+
+	/* Resolved. */
+	uint32_t backend;		/* enum skd_backend_id */
+	uint32_t sim_model;
+	struct skd_pmu_info pmu;	/* for PMU backends */
+	const struct skd_cpu_model *model;
+	struct skd_event_attr events[SKD_MAX_EVENTS];
+	char names[SKD_MAX_EVENTS][96];
+	unsigned int nr_events;
+	char pmu_name[48];		/* "timer", "intel:skylake", ... */
+};
+
+/* Parse --backend's argument: timer, intel, sim or sim:MODEL. */
+bool record_pmu_backend_arg(struct record_pmu *rp, const char *arg);
+
+/*
+ * Pick the backend (the module's default, or intel when events are asked
+ * for and the default is the timer), ask the module about its PMU and
+ * turn the -e specs into events. Prints why on failure.
+ */
+bool record_pmu_resolve(struct record_pmu *rp, int fd,
+			const struct skd_info *info);
+
+#endif /* _SKD_RECORD_PMU_H */
