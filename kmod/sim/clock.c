@@ -30,7 +30,14 @@ module_param(sim_tick_us, uint, 0444);
 MODULE_PARM_DESC(sim_tick_us, "Simulated PMU clock tick, microseconds (default 250)");
 
 #define MAX_OVERFLOWS_PER_TICK	64
-#define PMI_WAIT_SPINS		2000000
+/*
+ * A tick takes at most this many PMIs; the rest of its events are left
+ * uncounted (events_skipped), as if the CPU had spent that time in the
+ * handler. Under TCG an NMI round trip costs tens of microseconds, and a
+ * tick that outlasts its period would keep the CPU in hard IRQ.
+ */
+#define MAX_PMIS_PER_TICK	8
+#define PMI_WAIT_NS		(2 * NSEC_PER_MSEC)
 
 /* Events per microsecond of busy time, by event code and umask. */
 static u64 rate_per_us(u32 config)
@@ -65,9 +72,10 @@ static u64 rate_per_us(u32 config)
 /* The event a fixed counter counts, in EVENTSEL encoding. */
 static const u32 fixed_event[SKD_MAX_FIXED] = { 0x00c0, 0x003c, 0x0300, 0x0400 };
 
+/* Deliver a PMI now and wait for the handler to acknowledge it. */
 static void raise_pmi(struct sim_cpu *sc, struct pt_regs *regs)
 {
-	unsigned long spins;
+	u64 deadline;
 
 	if (!sc->lvt_armed) {
 		sc->stats.pmis_masked++;
@@ -79,62 +87,16 @@ static void raise_pmi(struct sim_cpu *sc, struct pt_regs *regs)
 	/* Delivery masks LVTPC; the handler unmasks it again. */
 	sc->lvt_armed = false;
 	sc->stats.pmis++;
+	sc->tick_pmis++;
 	apic->send_IPI(smp_processor_id(), NMI_VECTOR);
-	for (spins = 0; READ_ONCE(sc->pmi_pending) && spins < PMI_WAIT_SPINS;
-	     spins++)
+	/* Bounded by time, not spins: TCG's pause costs a lot. */
+	deadline = ktime_get_mono_fast_ns() + PMI_WAIT_NS;
+	while (READ_ONCE(sc->pmi_pending) &&
+	       ktime_get_mono_fast_ns() < deadline)
 		cpu_relax();
+	WRITE_ONCE(sc->pmi_window, false);
 	if (READ_ONCE(sc->pmi_pending))
 		sc->stats.pmis_late++;
-	WRITE_ONCE(sc->pmi_window, false);
-}
-
-/*
- * Add @n events to counter @idx (GLOBAL_CTRL numbering). A PEBS counter
- * writes a record per overflow and reloads from its DS reset slot; any
- * other counter sets its status bit and asks for a PMI if it may.
- */
-static void count(struct sim_cpu *sc, unsigned int idx, u32 config, u64 n,
-		  struct pt_regs *regs, u64 *status, bool *pmi)
-{
-	struct sim_regs *r = &sc->r;
-	bool fixed = idx >= 32;
-	u64 *ctr = fixed ? &r->fixed[idx - 32] : &r->pmc[idx];
-	u64 mask = (1ULL << sc->model->width) - 1, room, reset = 0;
-	bool pebs = r->pebs_enable & BIT_ULL(idx);
-	bool intr = fixed ? r->fixed_ctrl & SKD_FIXED_PMI(idx - 32) :
-			    r->evtsel[idx] & SKD_EVSEL_INT;
-	unsigned int k;
-	u32 slot;
-
-	/* PEBS on fixed counters is an adaptive-PEBS (PEBS_ALL) feature. */
-	if (fixed && !sc->model->baseline)
-		pebs = false;
-	for (k = 0; n && k < MAX_OVERFLOWS_PER_TICK; k++) {
-		room = mask - *ctr + 1;
-		if (n < room) {
-			*ctr += n;
-			return;
-		}
-		n -= room;
-		*ctr = 0;
-		sc->stats.overflows++;
-		if (!pebs) {
-			*status |= 1ULL << idx;
-			*pmi |= intr;
-			continue;
-		}
-		if (sim_write_pebs(sc, idx, config, regs)) {
-			*status |= SKD_STATUS_BUFFER_OVF;
-			*pmi = true;
-		}
-		slot = fixed ? (sc->model->pebs_fmt >= 5 ?
-				SKD_DS_RESET_FIXED_FMT5 : SKD_DS_RESET_FIXED_FMT4) +
-			       idx - 32 : idx;
-		/* Auto-reload from pebs_event_reset[]; 0 means none. */
-		if (!copy_from_kernel_nofault(&reset, (void *)(r->ds_area +
-				SKD_DS_PEBS_RESET + 8 * slot), sizeof(reset)))
-			*ctr = reset & mask;
-	}
 }
 
 static bool counts_in_mode(const struct sim_cpu *sc, unsigned int idx,
@@ -152,40 +114,106 @@ static bool counts_in_mode(const struct sim_cpu *sc, unsigned int idx,
 	return r->fixed_ctrl & (user ? SKD_FIXED_USR(j) : SKD_FIXED_OS(j));
 }
 
+/*
+ * Add @n events to counter @idx (GLOBAL_CTRL numbering). A PEBS counter
+ * writes a record per overflow and reloads from its DS reset slot; any
+ * other counter sets its status bit. A PMI is taken at the overflow that
+ * asks for it, as on hardware, and the rest of @n counts afterwards with
+ * what the handler left: counts batched into a tick must not overrun the
+ * PEBS buffer's slack or merge several overflows into one sample. Once a
+ * PMI is late or the tick has had its PMIs, the rest goes uncounted.
+ */
+static void count(struct sim_cpu *sc, unsigned int idx, u32 config, u64 n,
+		  struct pt_regs *regs, bool user)
+{
+	struct sim_regs *r = &sc->r;
+	bool fixed = idx >= 32;
+	u64 *ctr = fixed ? &r->fixed[idx - 32] : &r->pmc[idx];
+	u64 mask = (1ULL << sc->model->width) - 1, room, reset = 0;
+	bool pebs = r->pebs_enable & BIT_ULL(idx);
+	bool intr = fixed ? r->fixed_ctrl & SKD_FIXED_PMI(idx - 32) :
+			    r->evtsel[idx] & SKD_EVSEL_INT;
+	unsigned int k;
+	u64 signal;
+	u32 slot;
+
+	/* PEBS on fixed counters is an adaptive-PEBS (PEBS_ALL) feature. */
+	if (fixed && !sc->model->baseline)
+		pebs = false;
+	for (k = 0; n && k < MAX_OVERFLOWS_PER_TICK; k++) {
+		room = mask - *ctr + 1;
+		if (n < room) {
+			*ctr += n;
+			return;
+		}
+		if (READ_ONCE(sc->pmi_pending) ||
+		    sc->tick_pmis >= MAX_PMIS_PER_TICK)
+			break;
+		n -= room;
+		*ctr = 0;
+		sc->stats.overflows++;
+		if (pebs) {
+			signal = sim_write_pebs(sc, idx, config, regs) ?
+				 SKD_STATUS_BUFFER_OVF : 0;
+			slot = fixed ? (sc->model->pebs_fmt >= 5 ?
+					SKD_DS_RESET_FIXED_FMT5 :
+					SKD_DS_RESET_FIXED_FMT4) + idx - 32 :
+				       idx;
+			/* Auto-reload from pebs_event_reset[]; 0 means none. */
+			if (!copy_from_kernel_nofault(&reset, (void *)(r->ds_area +
+					SKD_DS_PEBS_RESET + 8 * slot),
+					sizeof(reset)))
+				*ctr = reset & mask;
+		} else {
+			signal = BIT_ULL(idx);
+		}
+		r->global_status |= signal;
+		if (!signal || !(pebs || intr))
+			continue;
+		raise_pmi(sc, regs);
+		/* The handler may have stopped it (throttling, say). */
+		if (!counts_in_mode(sc, idx, user))
+			return;
+	}
+	sc->stats.events_skipped += n;
+}
+
 static enum hrtimer_restart sim_tick(struct hrtimer *t)
 {
 	struct sim_cpu *sc = container_of(t, struct sim_cpu, tick);
 	struct pt_regs *regs = get_irq_regs();
-	u64 now = ktime_get_mono_fast_ns(), dt = now - sc->last_ns;
-	u64 status = 0, n;
-	bool pmi = false, user;
+	u64 now = ktime_get_mono_fast_ns(), dt = now - sc->last_ns, n;
 	unsigned int i;
+	bool user;
 
 	sc->last_ns = now;
 	hrtimer_forward_now(t, ns_to_ktime((u64)sim_tick_us * NSEC_PER_USEC));
+	/*
+	 * A late tick means this vCPU was not running (the host took it
+	 * away): it executed nothing then, so nothing counts for that time.
+	 */
+	dt = min_t(u64, dt, 2ULL * sim_tick_us * NSEC_PER_USEC);
 	sc->stats.ticks++;
 	if (!regs || READ_ONCE(sc->pmi_pending) || !sc->r.global_ctrl ||
 	    is_idle_task(current))
 		return HRTIMER_RESTART;
 
 	user = user_mode(regs);
+	sc->tick_pmis = 0;
 	if (sim_lbr_enabled(sc))
 		sim_fill_lbr(sc, regs);
 	for (i = 0; i < sc->model->nr_gp; i++) {
 		if (!counts_in_mode(sc, i, user))
 			continue;
 		n = rate_per_us(sc->r.evtsel[i]) * dt / NSEC_PER_USEC;
-		count(sc, i, sc->r.evtsel[i], n, regs, &status, &pmi);
+		count(sc, i, sc->r.evtsel[i], n, regs, user);
 	}
 	for (i = 0; i < sc->model->nr_fixed; i++) {
 		if (!counts_in_mode(sc, 32 + i, user))
 			continue;
 		n = rate_per_us(fixed_event[i]) * dt / NSEC_PER_USEC;
-		count(sc, 32 + i, fixed_event[i], n, regs, &status, &pmi);
+		count(sc, 32 + i, fixed_event[i], n, regs, user);
 	}
-	sc->r.global_status |= status;
-	if (pmi)
-		raise_pmi(sc, regs);
 	return HRTIMER_RESTART;
 }
 

@@ -10,8 +10,9 @@
  * instruction is the one the tick interrupted; memory events get a data
  * address on the interrupted stack, a data source and a latency made up
  * from the event (SKD_MEM_MODELED downstream); LBR entries are the open
- * calls of the interrupted context, each a 5-byte near relative call, so
- * a filter that drops calls leaves the LBR empty.
+ * calls of the interrupted context, each taken as a 5-byte near relative
+ * call whose target is read from the instruction, so a filter that drops
+ * calls leaves the LBR empty.
  */
 #include <linux/sched.h>
 #include <linux/string.h>
@@ -24,6 +25,7 @@
 #include "sim.h"
 
 #define CALL_LEN	5		/* e8 rel32 */
+#define KERNEL_HALF	0xffff800000000000ULL
 #define ARCH_TYPE_CALL	4ULL		/* near relative call */
 
 /* Records are built in the CPU's scratch, then copied into the buffer. */
@@ -255,7 +257,7 @@ bool sim_write_pebs(struct sim_cpu *sc, unsigned int idx, u32 config,
 /* Does the LBR configuration keep a near call from @from? */
 static bool lbr_keeps_call(const struct sim_cpu *sc, u64 from)
 {
-	bool kernel = from >= 0xffff800000000000ULL;
+	bool kernel = from >= KERNEL_HALF;
 	u64 sel = sc->r.lbr_select, ctl = sc->r.arch_lbr_ctl;
 
 	if (sc->model->arch_lbr)
@@ -264,6 +266,28 @@ static bool lbr_keeps_call(const struct sim_cpu *sc, u64 from)
 	/* Legacy LBR_SELECT bits suppress. */
 	return !(sel & SKD_LBRSEL_NEAR_REL_CALL) &&
 	       !(sel & (kernel ? SKD_LBRSEL_CPL_EQ_0 : SKD_LBRSEL_CPL_NEQ_0));
+}
+
+/*
+ * Where the call at @from went, read from the instruction itself: the
+ * target of an e8 rel32 call, as the hardware would record it. 0 for
+ * anything else (an indirect call's target is gone by now).
+ */
+static u64 call_target(u64 from)
+{
+	u8 insn[CALL_LEN];
+	s32 rel;
+	long ret;
+
+	if (from >= KERNEL_HALF)
+		ret = copy_from_kernel_nofault(insn, (void *)from, CALL_LEN);
+	else
+		ret = copy_from_user_nofault(insn, (void __user *)from,
+					     CALL_LEN);
+	if (ret || insn[0] != 0xe8)
+		return 0;
+	memcpy(&rel, insn + 1, sizeof(rel));
+	return from + CALL_LEN + (s64)rel;
 }
 
 void sim_fill_lbr(struct sim_cpu *sc, struct pt_regs *regs)
@@ -283,9 +307,10 @@ void sim_fill_lbr(struct sim_cpu *sc, struct pt_regs *regs)
 	n = skd_callchain(regs, sc->chain, depth + 1, &nr_kernel);
 	for (k = 0; k + 1 < n && e < depth; k++) {
 		from = sc->chain[k + 1] - CALL_LEN;
-		to = sc->chain[k];
 		if (!lbr_keeps_call(sc, from))
 			continue;
+		/* Unknown target: the callee's own frame is the best guess. */
+		to = call_target(from) ?: sc->chain[k];
 		if (sc->model->arch_lbr) {
 			slot = e;
 			info = SKD_BR_INFO_CYC_VALID |

@@ -74,6 +74,7 @@ struct sim_stats {
 	u64 pmis;
 	u64 pmis_late;			/* not taken before the tick ended */
 	u64 pmis_masked;		/* LVTPC masked: not delivered */
+	u64 events_skipped;		/* past MAX_OVERFLOWS_PER_TICK */
 };
 
 struct sim_cpu {
@@ -86,6 +87,7 @@ struct sim_cpu {
 	bool pmi_pending;		/* raised, status not yet acked */
 	struct pt_regs pmi_regs;	/* the context the PMI samples */
 	bool pmi_window;		/* pmi_regs are the live context */
+	unsigned int tick_pmis;		/* PMIs raised in this tick */
 	u64 chain[SKD_MAX_LBR + 1];	/* scratch for the LBR fill */
 	u8 rec[SIM_REC_MAX];		/* scratch for one PEBS record */
 	u32 rec_len;
