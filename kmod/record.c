@@ -27,6 +27,8 @@ enum scratch_ctx {
 
 struct scratch {
 	u64 ips[SKD_MAX_CALLCHAIN];
+	unsigned int nr;		/* frames in ips[] */
+	unsigned int nr_kernel;		/* of them, kernel frames */
 };
 
 static struct scratch __percpu *skd_scratch;
@@ -46,10 +48,34 @@ static struct scratch *this_scratch(void)
 	return this_cpu_ptr(skd_scratch) + ctx;
 }
 
-void *skd_record_begin(struct skd_session *s, u32 type, u16 misc, u32 size,
-		       struct task_struct *task, unsigned int ring_flags)
+static __always_inline void task_ids(struct skd_session *s,
+				     struct task_struct *task,
+				     struct skd_task_ids *ids)
 {
-	struct skd_ring *ring = s->rings[smp_processor_id()];
+	if (task && !is_idle_task(task)) {
+		ids->pid = task_tgid_nr_ns(task, s->pid_ns);
+		ids->tid = task_pid_nr_ns(task, s->pid_ns);
+	} else {
+		ids->pid = 0;
+		ids->tid = 0;
+	}
+}
+
+void skd_record_task_ids(struct skd_session *s, struct task_struct *task,
+			 struct skd_task_ids *ids)
+{
+	task_ids(s, task, ids);
+}
+
+/*
+ * Begin and end are inlined into skd_record_emit_sample(), which runs once
+ * per PMU sample, where each call would add a few percent.
+ */
+static __always_inline void *record_begin(struct skd_ring *ring, u32 type,
+					  u16 misc, u32 size,
+					  const struct skd_task_ids *ids,
+					  unsigned int ring_flags)
+{
 	u64 now = ktime_get_mono_fast_ns();
 	struct skd_rec_header *hdr;
 	struct skd_rec_id *id;
@@ -64,45 +90,76 @@ void *skd_record_begin(struct skd_session *s, u32 type, u16 misc, u32 size,
 	id = (struct skd_rec_id *)(hdr + 1);
 	id->time = now;
 	id->cpu = ring->core.cpu;
-	if (task && !is_idle_task(task)) {
-		id->pid = task_tgid_nr_ns(task, s->pid_ns);
-		id->tid = task_pid_nr_ns(task, s->pid_ns);
-	} else {
-		id->pid = 0;
-		id->tid = 0;
-	}
+	id->pid = ids->pid;
+	id->tid = ids->tid;
 	id->reserved = 0;
 	return hdr;
 }
 
-void skd_record_end(struct skd_session *s, void *rec)
+static __always_inline void record_end(struct skd_ring *ring, void *rec)
 {
-	struct skd_ring *ring = s->rings[smp_processor_id()];
-
 	if (skd_ring_end(&ring->core, rec))
 		irq_work_queue(&ring->wakeup);
+}
+
+void *skd_record_begin(struct skd_session *s, u32 type, u16 misc, u32 size,
+		       struct task_struct *task, unsigned int ring_flags)
+{
+	struct skd_task_ids ids;
+
+	task_ids(s, task, &ids);
+	return record_begin(s->rings[smp_processor_id()], type, misc, size,
+			    &ids, ring_flags);
+}
+
+void skd_record_end(struct skd_session *s, void *rec)
+{
+	record_end(s->rings[smp_processor_id()], rec);
+}
+
+void skd_record_burst_begin(struct skd_session *s)
+{
+	skd_ring_hold(&s->rings[smp_processor_id()]->core);
+}
+
+void skd_record_burst_end(struct skd_session *s)
+{
+	record_end(s->rings[smp_processor_id()], NULL);
+}
+
+/*
+ * The call chain of @d's context, in this context's scratch. Out of line:
+ * the samples that have none do not pay for its stack and registers.
+ */
+static noinline struct scratch *sample_callchain(const struct skd_sample_data *d,
+						 unsigned int depth)
+{
+	struct scratch *scratch = this_scratch();
+	bool kernel = (long)d->ip < 0;
+	bool chain_in_kernel;
+
+	scratch->nr = skd_callchain(d->regs, scratch->ips, depth,
+				    &scratch->nr_kernel);
+	/* The sample's own ip leads when the chain starts in its mode. */
+	chain_in_kernel = scratch->nr_kernel > 0;
+	if (scratch->nr && kernel == chain_in_kernel)
+		scratch->ips[0] = d->ip;
+	return scratch;
 }
 
 void skd_record_emit_sample(struct skd_session *s,
 			    const struct skd_sample_data *d)
 {
-	unsigned int depth = d->regs ? s->cfg.callchain_depth : 0;
-	unsigned int nr = 0, nr_kernel = 0;
+	struct skd_ring *ring = s->rings[smp_processor_id()];
+	struct scratch *chain = NULL;
 	struct skd_rec_sample *rec;
-	struct scratch *scratch = NULL;
 	bool kernel = (long)d->ip < 0;	/* upper half of the address space */
-	bool chain_in_kernel;
 	u32 size = sizeof(*rec), fields = 0;
 	u8 *tail;
 
-	if (depth) {
-		scratch = this_scratch();
-		nr = skd_callchain(d->regs, scratch->ips, depth, &nr_kernel);
-		/* The sample's own ip leads when the chain starts in its mode. */
-		chain_in_kernel = nr_kernel > 0;
-		if (nr && kernel == chain_in_kernel)
-			scratch->ips[0] = d->ip;
-		size += sizeof(struct skd_callchain) + nr * sizeof(u64);
+	if (d->regs && s->cfg.callchain_depth) {
+		chain = sample_callchain(d, s->cfg.callchain_depth);
+		size += sizeof(struct skd_callchain) + chain->nr * sizeof(u64);
 		fields |= SKD_SAMPLE_CALLCHAIN;
 	}
 	if (d->mem) {
@@ -115,9 +172,9 @@ void skd_record_emit_sample(struct skd_session *s,
 		fields |= SKD_SAMPLE_BRANCHES;
 	}
 
-	rec = skd_record_begin(s, SKD_REC_SAMPLE, d->misc |
-			       (kernel ? SKD_MISC_KERNEL : SKD_MISC_USER),
-			       size, current, SKD_RING_SAMPLE);
+	rec = record_begin(ring, SKD_REC_SAMPLE, d->misc |
+			   (kernel ? SKD_MISC_KERNEL : SKD_MISC_USER),
+			   size, d->ids, SKD_RING_SAMPLE);
 	if (rec) {
 		rec->ip = d->ip;
 		rec->period = d->period;
@@ -128,11 +185,11 @@ void skd_record_emit_sample(struct skd_session *s,
 		if (fields & SKD_SAMPLE_CALLCHAIN) {
 			struct skd_callchain *cc = (void *)tail;
 
-			cc->nr = nr;
-			cc->nr_kernel = nr_kernel;
+			cc->nr = chain->nr;
+			cc->nr_kernel = chain->nr_kernel;
 			cc->reserved = 0;
-			memcpy(cc->ips, scratch->ips, nr * sizeof(u64));
-			tail += sizeof(*cc) + nr * sizeof(u64);
+			memcpy(cc->ips, chain->ips, chain->nr * sizeof(u64));
+			tail += sizeof(*cc) + chain->nr * sizeof(u64);
 		}
 		if (fields & SKD_SAMPLE_MEM) {
 			memcpy(tail, d->mem, sizeof(*d->mem));
@@ -148,17 +205,19 @@ void skd_record_emit_sample(struct skd_session *s,
 			       d->nr_branches * sizeof(*d->branches));
 		}
 	}
-	skd_record_end(s, rec);
+	record_end(ring, rec);
 }
 
 void skd_record_sample(struct skd_session *s, struct pt_regs *regs,
 		       u64 period, u16 event)
 {
+	struct skd_task_ids ids;
 	struct skd_sample_data d = {
 		.ip = instruction_pointer(regs),
 		.period = period,
 		.event = event,
 		.regs = regs,
+		.ids = &ids,
 	};
 	bool user = user_mode(regs);
 
@@ -166,6 +225,7 @@ void skd_record_sample(struct skd_session *s, struct pt_regs *regs,
 		return;
 	if (!skd_session_wants_task(s, current))
 		return;
+	task_ids(s, current, &ids);
 	skd_record_emit_sample(s, &d);
 }
 

@@ -23,6 +23,14 @@ void *skd_record_begin(struct skd_session *s, u32 type, u16 misc, u32 size,
 void skd_record_end(struct skd_session *s, void *rec);
 
 /*
+ * A burst of records on this CPU: written one by one as usual between
+ * these two, but published to the reader once, at the end, with one
+ * wakeup decision. Context: as the records', on one CPU throughout.
+ */
+void skd_record_burst_begin(struct skd_session *s);
+void skd_record_burst_end(struct skd_session *s);
+
+/*
  * One SKD_REC_SAMPLE for the context in @regs, with its call chain when the
  * session asked for one. Applies the session's user/kernel and task
  * filters. Context: IRQ or NMI on the sampled CPU.
@@ -32,6 +40,20 @@ void skd_record_sample(struct skd_session *s, struct pt_regs *regs,
 
 struct skd_sample_mem;
 struct skd_branch_entry;
+
+/* A task as records name it: its ids in the session's pid namespace. */
+struct skd_task_ids {
+	u32 pid;			/* tgid */
+	u32 tid;
+};
+
+/*
+ * @task's ids in @s's pid namespace: 0 and 0 for no task, the idle task
+ * or a task not visible there. For a writer of several records about one
+ * task, so the lookup is done once. Context: any.
+ */
+void skd_record_task_ids(struct skd_session *s, struct task_struct *task,
+			 struct skd_task_ids *ids);
 
 /* A sample as a PMU backend has it. */
 struct skd_sample_data {
@@ -44,6 +66,7 @@ struct skd_sample_data {
 	const struct skd_branch_entry *branches;
 	u16 nr_branches;		/* 0 with branches == NULL: none */
 	u16 branch_flags;		/* SKD_BR_CALL_STACK */
+	const struct skd_task_ids *ids;	/* current's: skd_record_task_ids() */
 };
 
 /*

@@ -115,13 +115,10 @@ drop:
 	return NULL;
 }
 
-bool skd_ring_end(struct skd_ring_core *r, bool wrote)
+bool skd_ring_publish(struct skd_ring_core *r)
 {
 	bool wake = false;
 	u64 head, tail;
-
-	if (wrote)
-		local_inc(&r->delivered);
 
 again:
 	if (local_read(&r->nest) > 1) {
@@ -159,6 +156,13 @@ again:
 		goto again;
 	}
 	return wake;
+}
+
+void skd_ring_hold(struct skd_ring_core *r)
+{
+	/* The nest count makes every writer until our end an inner one. */
+	local_inc(&r->nest);
+	barrier();
 }
 
 u64 skd_ring_unread(const struct skd_ring_core *r)

@@ -11,6 +11,7 @@
 #define _SKD_RING_CORE_H
 
 #ifdef __KERNEL__
+#include <linux/compiler.h>
 #include <linux/types.h>
 #include <asm/local.h>
 #else
@@ -56,11 +57,37 @@ void skd_ring_core_init(struct skd_ring_core *r, struct skd_ring_ctrl *ctrl,
 void *skd_ring_begin(struct skd_ring_core *r, u32 size, u64 now,
 		     unsigned int flags);
 
+/* The outermost writer's part of skd_ring_end(): publish, maybe wake. */
+bool skd_ring_publish(struct skd_ring_core *r);
+
 /*
  * Finish what skd_ring_begin() started; @wrote says whether it returned a
  * record. Returns true when the reader should be woken.
+ * Inline for the inner writers' path, which every record of a burst
+ * under skd_ring_hold() takes.
  */
-bool skd_ring_end(struct skd_ring_core *r, bool wrote);
+static inline bool skd_ring_end(struct skd_ring_core *r, bool wrote)
+{
+	if (wrote)
+		local_inc(&r->delivered);
+	if (local_read(&r->nest) > 1) {
+		/* The outermost writer publishes for us. */
+		barrier();
+		local_dec(&r->nest);
+		return false;
+	}
+	return skd_ring_publish(r);
+}
+
+/*
+ * Hold publication for a burst of records: until the skd_ring_end(r,
+ * false) that must follow, records are reserved, written and counted as
+ * usual but reach data_head (and the wakeup decision) only then, at once.
+ * As an outer writer that writes nothing, for a writer with many records
+ * in a row (the PMI's drain of a PEBS buffer).
+ * Context: as skd_ring_begin().
+ */
+void skd_ring_hold(struct skd_ring_core *r);
 
 /* Unread bytes, as the producer sees them. Any context. */
 u64 skd_ring_unread(const struct skd_ring_core *r);

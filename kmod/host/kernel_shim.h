@@ -51,4 +51,8 @@ static inline long local_cmpxchg(local_t *l, long old, long new)
 #define BIT_ULL(n)		(1ULL << (n))
 #endif
 
+#ifndef __printf
+#define __printf(a, b)		__attribute__((format(printf, a, b)))
+#endif
+
 #endif /* _SKD_KERNEL_SHIM_H */

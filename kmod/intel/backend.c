@@ -102,6 +102,8 @@ static void program_counters(struct skd_pmu_cpu *pc)
 		const struct skd_planned_event *e = &p->ev[i];
 
 		pc->period[i] = e->period;
+		pc->freq_since_ns[i] = 0;
+		pc->freq_samples[i] = 0;
 		if (SKD_IDX_IS_FIXED(e->idx)) {
 			ops->write_msr(SKD_MSR_FIXED_CTR(e->idx - SKD_IDX_FIXED(0)),
 				   e->reset);
@@ -126,6 +128,8 @@ static void pmu_cpu_start(struct skd_session *s, unsigned int cpu)
 		return;
 	ops->cpu_attach();
 	save_msrs(pc);
+	pc->counting = false;
+	pc->counted_ns = 0;
 	/* Nothing counts until GLOBAL_CTRL says so, at the very end. */
 	skd_pmu_set_ctrl(pc);
 	if (p->pebs_counters)

@@ -15,9 +15,11 @@
  */
 #ifdef __KERNEL__
 #include <linux/bits.h>
+#include <linux/build_bug.h>
 #include <linux/errno.h>
 #include <linux/string.h>
 #else
+#include <assert.h>
 #include <errno.h>
 #include <string.h>
 #endif
@@ -64,17 +66,26 @@ static inline u64 skd_slot(const u8 *p, unsigned int slot)
 	return v;
 }
 
-/* Bytes of the groups @flags (DATA_CFG layout) announce, basic included. */
-static u32 skd_pebs_adaptive_size(u64 flags)
-{
-	u32 size = SKD_PEBS_BASIC_SIZE;
+/* Basic group and those of DATA_CFG bits 2:0 (memory info, GPRs, XMMs). */
+#define SKD_PEBS_GROUPS_SIZE(m, g, x) \
+	(SKD_PEBS_BASIC_SIZE + (m) * SKD_PEBS_MEMINFO_SIZE + \
+	 (g) * SKD_PEBS_GPRS_SIZE + (x) * SKD_PEBS_XMMS_SIZE)
 
-	if (flags & SKD_DATACFG_MEMINFO)
-		size += SKD_PEBS_MEMINFO_SIZE;
-	if (flags & SKD_DATACFG_GPRS)
-		size += SKD_PEBS_GPRS_SIZE;
-	if (flags & SKD_DATACFG_XMMS)
-		size += SKD_PEBS_XMMS_SIZE;
+/* A table indexed by DATA_CFG[2:0]: the drain checks every record's size. */
+static_assert(SKD_DATACFG_MEMINFO == 1 && SKD_DATACFG_GPRS == 2 &&
+	      SKD_DATACFG_XMMS == 4, "DATA_CFG[2:0] index the size table");
+static const u16 skd_pebs_groups_size[8] = {
+	SKD_PEBS_GROUPS_SIZE(0, 0, 0), SKD_PEBS_GROUPS_SIZE(1, 0, 0),
+	SKD_PEBS_GROUPS_SIZE(0, 1, 0), SKD_PEBS_GROUPS_SIZE(1, 1, 0),
+	SKD_PEBS_GROUPS_SIZE(0, 0, 1), SKD_PEBS_GROUPS_SIZE(1, 0, 1),
+	SKD_PEBS_GROUPS_SIZE(0, 1, 1), SKD_PEBS_GROUPS_SIZE(1, 1, 1),
+};
+
+/* Bytes of the groups @flags (DATA_CFG layout) announce, basic included. */
+static inline u32 skd_pebs_adaptive_size(u64 flags)
+{
+	u32 size = skd_pebs_groups_size[flags & 7];
+
 	if (flags & SKD_DATACFG_LBRS)
 		size += SKD_PEBS_LBR_SIZE *
 			(((flags >> SKD_DATACFG_LBR_SHIFT) &
@@ -101,22 +112,27 @@ u32 skd_pebs_record_size(u32 fmt, bool baseline, u64 data_cfg)
 	}
 }
 
+/* The record cannot be one: nothing of it in @out. */
+static int skd_pebs_bad(struct skd_pebs_rec *out)
+{
+	memset(out, 0, sizeof(*out));
+	return -EINVAL;
+}
+
+/*
+ * Every field but the GPRs is written on every successful decode, absent
+ * groups as zero, so that a record never shows values of the one decoded
+ * before it.
+ */
 static int skd_pebs_decode_fixed(const u8 *p, u32 avail, u32 fmt,
 				 struct skd_pebs_rec *out)
 {
 	u32 size = skd_pebs_record_size(fmt, false, 0);
-	unsigned int i;
 
 	if (avail < size)
-		return -EINVAL;
+		return skd_pebs_bad(out);
 
 	out->size = size;
-	/* Formats 1-3 store the GPRs in SKD_GPR_* order. */
-	for (i = 0; i < SKD_GPR_NR; i++)
-		out->gprs[i] = skd_slot(p, FIX_GPRS + i);
-	out->gprs[SKD_GPR_FLAGS] &= ~SKD_PEBS_RFLAGS_RSVD;
-	out->has_gprs = true;
-
 	out->applicable = skd_slot(p, FIX_STATUS);
 	out->has_mem = true;
 	out->addr = skd_slot(p, FIX_DLA);
@@ -128,80 +144,79 @@ static int skd_pebs_decode_fixed(const u8 *p, u32 avail, u32 fmt,
 		out->exact = true;
 	} else {
 		/* Trap-like assist: the instruction after the eventing one. */
-		out->ip = out->gprs[SKD_GPR_IP];
+		out->ip = skd_slot(p, FIX_GPRS + SKD_GPR_IP);
 		out->exact = false;
 	}
-	if (fmt >= 3) {
-		out->tsc = skd_slot(p, FIX_TSC);
-		out->has_tsc = true;
-	}
+	out->has_tsc = fmt >= 3;
+	out->tsc = out->has_tsc ? skd_slot(p, FIX_TSC) : 0;
+	out->nr_lbr = 0;
+	out->lbr = NULL;
 	return size;
 }
 
-static void skd_pebs_decode_basic(const u8 *p, struct skd_pebs_rec *out)
+/*
+ * The basic group at @p and the groups @groups (DATA_CFG layout) says
+ * follow it; a record of @size bytes.
+ */
+static int skd_pebs_decode_groups(const u8 *p, u64 groups, u32 size,
+				  struct skd_pebs_rec *out)
 {
+	const u8 *g = p + SKD_PEBS_BASIC_SIZE;
+
+	out->size = size;
 	out->ip = skd_slot(p, BASIC_IP);
 	out->exact = true;
 	out->applicable = skd_slot(p, BASIC_APPLICABLE);
 	out->tsc = skd_slot(p, BASIC_TSC);
 	out->has_tsc = true;
-}
 
-static int skd_pebs_decode_adaptive(const u8 *p, u32 avail,
-				    struct skd_pebs_rec *out)
-{
-	const u8 *g = p + SKD_PEBS_BASIC_SIZE;
-	u64 hdr;
-	u32 size;
-	unsigned int i;
-
-	if (avail < SKD_PEBS_BASIC_SIZE)
-		return -EINVAL;
-	hdr = skd_slot(p, BASIC_FORMAT_SIZE);
-	size = hdr >> SKD_PEBS_SIZE_SHIFT;
-	if (size < skd_pebs_adaptive_size(hdr) || size > avail || size % 8)
-		return -EINVAL;
-
-	out->size = size;
-	skd_pebs_decode_basic(p, out);
-
-	if (hdr & SKD_DATACFG_MEMINFO) {
-		out->has_mem = true;
+	out->has_mem = groups & SKD_DATACFG_MEMINFO;
+	if (out->has_mem) {
 		out->addr = skd_slot(g, MEM_ADDRESS);
 		out->source = skd_slot(g, MEM_AUX);
 		out->latency = skd_slot(g, MEM_LATENCY);
 		g += SKD_PEBS_MEMINFO_SIZE;
+	} else {
+		out->addr = 0;
+		out->source = 0;
+		out->latency = 0;
 	}
-	if (hdr & SKD_DATACFG_GPRS) {
-		for (i = 0; i < SKD_GPR_NR; i++)
-			out->gprs[skd_adaptive_gprs[i]] = skd_slot(g, i);
-		out->gprs[SKD_GPR_FLAGS] &= ~SKD_PEBS_RFLAGS_RSVD;
-		out->has_gprs = true;
+	if (groups & SKD_DATACFG_GPRS)
 		g += SKD_PEBS_GPRS_SIZE;
-	}
-	if (hdr & SKD_DATACFG_XMMS)
+	if (groups & SKD_DATACFG_XMMS)
 		g += SKD_PEBS_XMMS_SIZE;
-	if (hdr & SKD_DATACFG_LBRS) {
-		out->nr_lbr = ((hdr >> SKD_DATACFG_LBR_SHIFT) &
+	if (groups & SKD_DATACFG_LBRS) {
+		out->nr_lbr = ((groups >> SKD_DATACFG_LBR_SHIFT) &
 			       SKD_PEBS_LBR_NR_MASK) + 1;
 		out->lbr = g;
+	} else {
+		out->nr_lbr = 0;
+		out->lbr = NULL;
 	}
 	/* Anything between the groups and @size is skipped. */
 	return size;
 }
 
-int skd_pebs_decode(const void *p, u32 avail, u32 fmt, bool baseline,
-		    struct skd_pebs_rec *out)
+static int skd_pebs_decode_adaptive(const u8 *p, u32 avail,
+				    struct skd_pebs_rec *out)
 {
-	memset(out, 0, sizeof(*out));
+	u64 hdr;
+	u32 size;
 
-	switch (fmt) {
-	case 1:
-	case 2:
-	case 3:
-		return skd_pebs_decode_fixed(p, avail, fmt, out);
-	case 4:
-	case 5:
+	if (avail < SKD_PEBS_BASIC_SIZE)
+		return skd_pebs_bad(out);
+	hdr = skd_slot(p, BASIC_FORMAT_SIZE);
+	size = hdr >> SKD_PEBS_SIZE_SHIFT;
+	if (size < skd_pebs_adaptive_size(hdr) || size > avail || size % 8)
+		return skd_pebs_bad(out);
+	return skd_pebs_decode_groups(p, hdr, size, out);
+}
+
+int skd_pebs_decode_sample(const void *p, u32 avail, u32 fmt, bool baseline,
+			   struct skd_pebs_rec *out)
+{
+	/* Tests in the order of the newest CPUs: each one runs per record. */
+	if (fmt == 4 || fmt == 5) {
 		if (baseline)
 			return skd_pebs_decode_adaptive(p, avail, out);
 		/*
@@ -209,11 +224,48 @@ int skd_pebs_decode(const void *p, u32 avail, u32 fmt, bool baseline,
 		 * whatever its format_size word says.
 		 */
 		if (avail < SKD_PEBS_BASIC_SIZE)
-			return -EINVAL;
-		out->size = SKD_PEBS_BASIC_SIZE;
-		skd_pebs_decode_basic(p, out);
-		return SKD_PEBS_BASIC_SIZE;
-	default:
-		return -EINVAL;
+			return skd_pebs_bad(out);
+		return skd_pebs_decode_groups(p, 0, SKD_PEBS_BASIC_SIZE, out);
 	}
+	if (fmt >= 1 && fmt <= 3)
+		return skd_pebs_decode_fixed(p, avail, fmt, out);
+	return skd_pebs_bad(out);
+}
+
+/* The GPRs of the record at @p, which skd_pebs_decode_sample() took. */
+static void skd_pebs_decode_gprs(const u8 *p, u32 fmt, bool baseline,
+				 struct skd_pebs_rec *out)
+{
+	const u8 *g = p + SKD_PEBS_BASIC_SIZE;
+	u64 groups;
+	unsigned int i;
+
+	if (fmt <= 3) {
+		/* Formats 1-3 store the GPRs in SKD_GPR_* order. */
+		for (i = 0; i < SKD_GPR_NR; i++)
+			out->gprs[i] = skd_slot(p, FIX_GPRS + i);
+		out->has_gprs = true;
+	} else {
+		groups = baseline ? skd_slot(p, BASIC_FORMAT_SIZE) : 0;
+		out->has_gprs = groups & SKD_DATACFG_GPRS;
+		if (!out->has_gprs) {
+			memset(out->gprs, 0, sizeof(out->gprs));
+			return;
+		}
+		if (groups & SKD_DATACFG_MEMINFO)
+			g += SKD_PEBS_MEMINFO_SIZE;
+		for (i = 0; i < SKD_GPR_NR; i++)
+			out->gprs[skd_adaptive_gprs[i]] = skd_slot(g, i);
+	}
+	out->gprs[SKD_GPR_FLAGS] &= ~SKD_PEBS_RFLAGS_RSVD;
+}
+
+int skd_pebs_decode(const void *p, u32 avail, u32 fmt, bool baseline,
+		    struct skd_pebs_rec *out)
+{
+	int size = skd_pebs_decode_sample(p, avail, fmt, baseline, out);
+
+	if (size > 0)
+		skd_pebs_decode_gprs(p, fmt, baseline, out);
+	return size;
 }

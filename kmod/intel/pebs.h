@@ -68,4 +68,13 @@ u32 skd_pebs_record_size(u32 fmt, bool baseline, u64 data_cfg);
 int skd_pebs_decode(const void *p, u32 avail, u32 fmt, bool baseline,
 		    struct skd_pebs_rec *out);
 
+/*
+ * skd_pebs_decode() without the GPRs, which a sample does not carry:
+ * ->has_gprs and ->gprs[] are left as they are. For the PMI's drain,
+ * where copying (formats 1-3) or clearing them costs more than the rest
+ * of the record.
+ */
+int skd_pebs_decode_sample(const void *p, u32 avail, u32 fmt, bool baseline,
+			   struct skd_pebs_rec *out);
+
 #endif /* _SKD_INTEL_PEBS_H */

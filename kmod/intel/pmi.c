@@ -15,6 +15,7 @@
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <asm/nmi.h>
@@ -24,9 +25,21 @@
 #include "run.h"
 #include "session.h"
 
+/* Read in the PMI: root may change it while sessions run, as perf's sysctl. */
 static unsigned int max_sample_rate = 100000;
-module_param(max_sample_rate, uint, 0444);
-MODULE_PARM_DESC(max_sample_rate, "PMU samples per second per CPU before sampling is throttled (default 100000)");
+
+static int set_max_sample_rate(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, 10000000);
+}
+
+static const struct kernel_param_ops max_sample_rate_ops = {
+	.set = set_max_sample_rate,
+	.get = param_get_uint,
+};
+
+module_param_cb(max_sample_rate, &max_sample_rate_ops, &max_sample_rate, 0644);
+MODULE_PARM_DESC(max_sample_rate, "PMU samples per second per CPU before sampling is throttled, 1..10000000 (default 100000)");
 
 #define THROTTLE_WINDOW_NS	(10 * NSEC_PER_MSEC)
 #define FREQ_ADJUST_NS		(20 * NSEC_PER_MSEC)
@@ -37,7 +50,7 @@ static unsigned int pmi_users;
 
 u32 skd_pmu_max_sample_rate(void)
 {
-	return max_sample_rate;
+	return READ_ONCE(max_sample_rate);
 }
 
 /* Our counters on or off in GLOBAL_CTRL; another owner's keep their state. */
@@ -54,9 +67,23 @@ static void write_ctrl(struct skd_pmu_cpu *pc, bool on)
 	ps->ops->write_msr(SKD_MSR_GLOBAL_CTRL, ctrl);
 }
 
+/* How long our counters have counted on this CPU since it started. */
+static u64 counted_ns(const struct skd_pmu_cpu *pc, u64 now)
+{
+	return pc->counted_ns + (pc->counting ? now - pc->counting_since : 0);
+}
+
 void skd_pmu_set_ctrl(struct skd_pmu_cpu *pc)
 {
-	write_ctrl(pc, pc->running && pc->task_in && !pc->throttled);
+	bool on = pc->running && pc->task_in && !pc->throttled;
+	u64 now = ktime_get_mono_fast_ns();
+
+	if (on && !pc->counting)
+		pc->counting_since = now;
+	else if (!on && pc->counting)
+		pc->counted_ns += now - pc->counting_since;
+	pc->counting = on;
+	write_ctrl(pc, on);
 }
 
 /* Rearm the counter of event @ev for its current period. */
@@ -77,12 +104,15 @@ static void rearm(struct skd_pmu_cpu *pc, unsigned int ev)
 
 /*
  * Frequency mode: every so often, scale the period by how far the
- * observed rate is from the wanted one (at most 8x per step).
+ * observed rate is from the wanted one (at most 8x per step). Time is
+ * counting time: a per-task session's target off the CPU, or a throttled
+ * CPU, takes no samples and must not look like one sampling too slowly.
  */
 static void adjust_period(struct skd_pmu_cpu *pc, unsigned int ev, u64 now)
 {
 	const struct skd_planned_event *e = &pc->ps->plan.ev[ev];
-	u64 elapsed = now - pc->freq_since_ns[ev], period = pc->period[ev];
+	u64 counted = counted_ns(pc, now), period = pc->period[ev];
+	u64 elapsed = counted - pc->freq_since_ns[ev];
 	u64 want, got, max_period;
 
 	if (!e->freq || elapsed < FREQ_ADJUST_NS)
@@ -97,34 +127,8 @@ static void adjust_period(struct skd_pmu_cpu *pc, unsigned int ev, u64 now)
 	}
 	max_period = BIT_ULL(31) - 1;
 	pc->period[ev] = clamp_t(u64, period, 2, max_period);
-	pc->freq_since_ns[ev] = now;
+	pc->freq_since_ns[ev] = counted;
 	pc->freq_samples[ev] = 0;
-}
-
-void skd_pmu_emit(struct skd_pmu_cpu *pc, unsigned int ev, u64 ip,
-		  bool exact, struct pt_regs *regs,
-		  const struct skd_sample_mem *mem,
-		  const struct skd_branch_entry *br, u32 nr_br)
-{
-	const struct skd_pmu_session *ps = pc->ps;
-	struct skd_sample_data d = {
-		.ip = ip,
-		.period = pc->period[ev],
-		.event = ps->plan.ev[ev].event,
-		.misc = ps->misc | (exact ? SKD_MISC_EXACT_IP : 0),
-		.regs = regs,
-		.mem = mem,
-		.branches = br,
-		.nr_branches = nr_br,
-		.branch_flags = ps->s->cfg.branch_sample & SKD_BRANCH_CALL_STACK ?
-				SKD_BR_CALL_STACK : 0,
-	};
-
-	if (ps->per_task && !skd_session_wants_task(ps->s, current))
-		return;
-	pc->window_samples++;
-	pc->freq_samples[ev]++;
-	skd_record_emit_sample(ps->s, &d);
 }
 
 static void throttle_record(struct skd_pmu_cpu *pc, u32 type)
@@ -133,23 +137,33 @@ static void throttle_record(struct skd_pmu_cpu *pc, u32 type)
 
 	rec = skd_record_begin(pc->ps->s, type, 0, sizeof(*rec), NULL, 0);
 	if (rec)
-		rec->limit = max_sample_rate;
+		rec->limit = READ_ONCE(max_sample_rate);
 	skd_record_end(pc->ps->s, rec);
 }
 
-/* Too many samples in this window: stop until the next one. */
+/*
+ * Too many samples for the time they took: stop until the average is back
+ * at the limit. The window is at least THROTTLE_WINDOW_NS, but a drain
+ * can bring hundreds of large-PEBS records at once, so the pause is as
+ * long as the window's samples should have taken, not a fixed slot.
+ */
 static void maybe_throttle(struct skd_pmu_cpu *pc, u64 now)
 {
-	u64 limit = (u64)max_sample_rate * THROTTLE_WINDOW_NS / NSEC_PER_SEC;
+	u64 rate = READ_ONCE(max_sample_rate);
+	u64 elapsed = now - pc->window_start;
+	u64 due = div64_u64((u64)pc->window_samples * NSEC_PER_SEC, rate);
 
-	if (now - pc->window_start >= THROTTLE_WINDOW_NS) {
-		pc->window_start = now;
-		pc->window_samples = 0;
+	if (pc->throttled)
+		return;
+	if (due <= max_t(u64, elapsed, THROTTLE_WINDOW_NS)) {
+		if (elapsed >= THROTTLE_WINDOW_NS) {
+			pc->window_start = now;
+			pc->window_samples = 0;
+		}
 		return;
 	}
-	if (pc->window_samples <= limit || pc->throttled)
-		return;
 	pc->throttled = true;
+	pc->throttle_ns = due - elapsed;
 	throttle_record(pc, SKD_REC_THROTTLE);
 	/* hrtimers cannot be armed from NMI context: bounce through IRQ. */
 	irq_work_queue(&pc->unthrottle_work);
@@ -178,7 +192,7 @@ static void arm_unthrottle(struct irq_work *w)
 	/* The CPU may have stopped between the PMI and this IRQ. */
 	if (this_cpu_read(skd_pmu_owner) != pc)
 		return;
-	hrtimer_start(&pc->unthrottle_timer, ns_to_ktime(THROTTLE_WINDOW_NS),
+	hrtimer_start(&pc->unthrottle_timer, ns_to_ktime(pc->throttle_ns),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 

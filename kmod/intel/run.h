@@ -35,6 +35,9 @@ struct skd_pmu_cpu {
 	bool running;			/* our registers are programmed here */
 	bool task_in;			/* per-task: the target runs here */
 	bool throttled;
+	bool counting;			/* GLOBAL_CTRL has ours on */
+	u64 counting_since;		/* when they went on */
+	u64 counted_ns;			/* on-time before that */
 
 	struct skd_saved_msr saved[SKD_SAVED_MSRS_MAX];
 	unsigned int nr_saved;
@@ -42,12 +45,13 @@ struct skd_pmu_cpu {
 	/* Throttling: samples in the current window. */
 	u64 window_start;
 	u32 window_samples;
+	u64 throttle_ns;			/* how long the pause lasts */
 	struct irq_work unthrottle_work;	/* NMI -> IRQ: arm the timer */
 	struct hrtimer unthrottle_timer;
 
 	/* Frequency mode: current period per event and recent samples. */
 	u64 period[SKD_MAX_EVENTS];
-	u64 freq_since_ns[SKD_MAX_EVENTS];
+	u64 freq_since_ns[SKD_MAX_EVENTS];	/* counted_ns at last step */
 	u32 freq_samples[SKD_MAX_EVENTS];
 
 	/* LBR read from the MSRs at the PMI (not adaptive records). */
@@ -83,12 +87,21 @@ void skd_pmu_throttle_stop(struct skd_pmu_cpu *pc);
 void skd_pmu_throttle_fini(struct skd_pmu_cpu *pc);
 u32 skd_pmu_max_sample_rate(void);
 
+/* The u64 of the DS management area at byte offset @off (SKD_DS_*). */
+#define SKD_DS_U64(off)		((off) / sizeof(u64))
+
 /* ds.c: the DS save area and PEBS buffer of one CPU. */
 int skd_ds_alloc(struct skd_pmu_cpu *pc, unsigned int cpu);
 void skd_ds_free(struct skd_pmu_cpu *pc);
 void skd_ds_program(struct skd_pmu_cpu *pc);
-/* Turn the records in the buffer into samples; empty it. */
+
+/* drain.c: turn the records in the buffer into samples; empty it. */
 void skd_ds_drain(struct skd_pmu_cpu *pc, struct pt_regs *regs);
+/* Emit one sample for counter-overflow or PEBS data. */
+void skd_pmu_emit(struct skd_pmu_cpu *pc, unsigned int ev, u64 ip,
+		  bool exact, struct pt_regs *regs,
+		  const struct skd_sample_mem *mem,
+		  const struct skd_branch_entry *br, u32 nr_br);
 
 /* lbr_regs.c: the LBR MSRs of this CPU. */
 void skd_lbr_read(struct skd_pmu_cpu *pc);
@@ -98,11 +111,5 @@ void skd_lbr_enable(struct skd_pmu_session *ps, bool on);
 /* task.c: per-task sessions follow their tasks across context switches. */
 int skd_task_switch_get(void);
 void skd_task_switch_put(void);
-
-/* Emit one sample for counter-overflow or PEBS data (pmi.c). */
-void skd_pmu_emit(struct skd_pmu_cpu *pc, unsigned int ev, u64 ip,
-		  bool exact, struct pt_regs *regs,
-		  const struct skd_sample_mem *mem,
-		  const struct skd_branch_entry *br, u32 nr_br);
 
 #endif /* _SKD_INTEL_RUN_H */

@@ -1790,6 +1790,67 @@ static void test_concurrent(void **state)
 	assert_true(s->c.straddled > 100);
 }
 
+/*
+ * A hold (the PMI's drain of a PEBS buffer) publishes its burst once, at
+ * its end, with one wakeup; records and accounting are as if written one
+ * by one, a full ring drops and reports as usual, and a hold inside an
+ * outer writer leaves publishing to that writer.
+ */
+static void test_hold_burst(void **state)
+{
+	struct ring *t = ring_new(state, RING_4K, 64);
+	struct consumer c;
+	void *outer;
+	u64 seq;
+
+	consumer_init(&c, t, true);
+	skd_ring_hold(&t->core);
+	for (seq = 0; seq < 4; seq++)
+		assert_true(emit(t, 64, seq));
+	/* Written and counted, not yet visible: the hold is the outer one. */
+	assert_int_equal(data_head(t), 0);
+	assert_int_equal(nest_depth(t), 1);
+	assert_int_equal(ring_stats(t).delivered, 4);
+	assert_int_equal(ring_stats(t).wakeups, 0);
+	assert_true(skd_ring_end(&t->core, false));
+	assert_int_equal(data_head(t), 4 * 64);
+	assert_int_equal(nest_depth(t), 0);
+	assert_int_equal(ring_stats(t).wakeups, 1);
+	assert_int_equal(ring_stats(t).generated, 4);
+
+	/* A burst that overflows the ring: drops counted, LOST after reading. */
+	skd_ring_hold(&t->core);
+	for (seq = 4; seq < 4 + 80; seq++)
+		emit(t, 64, seq);
+	assert_false(skd_ring_end(&t->core, false));	/* woken already */
+	assert_accounting(t);
+	assert_int_equal(ring_stats(t).delivered, RING_4K / 64);
+	assert_int_equal(ring_stats(t).lost, 4 + 80 - RING_4K / 64);
+	drain(t, &c);
+	assert_consumer_ok(&c);
+	assert_int_equal(c.nr_recs, RING_4K / 64);
+	assert_true(emit(t, 64, 4 + 80));
+	drain(t, &c);
+	assert_consumer_ok(&c);
+	assert_int_equal(c.lost_told, 4 + 80 - RING_4K / 64);
+	assert_int_equal(ring_stats(t).lost_unreported, 0);
+
+	/* Inside an outer writer: the outer one publishes everything. */
+	outer = skd_ring_begin(&t->core, 64, 85, SKD_RING_SAMPLE);
+	assert_non_null(outer);
+	skd_ring_hold(&t->core);
+	assert_true(emit(t, 64, 86));
+	assert_false(skd_ring_end(&t->core, false));
+	assert_int_equal(data_head(t), data_tail(t));
+	write_rec(outer, 64, 85);
+	skd_ring_end(&t->core, true);
+	assert_int_equal(data_head(t) - data_tail(t), 2 * 64);
+	assert_int_equal(nest_depth(t), 0);
+	drain(t, &c);
+	assert_consumer_ok(&c);
+	assert_accounting(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1824,6 +1885,7 @@ int main(void)
 		RING_TEST(test_unread),
 		RING_TEST(test_stats),
 		RING_TEST(test_concurrent),
+		RING_TEST(test_hold_burst),
 #undef RING_TEST
 	};
 
