@@ -34,17 +34,19 @@ CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lelf -lkmod) -lm
 
-# The model table is the module's: one source, so the two never disagree.
-LIB_SRCS := $(wildcard userland/lib/*.c) kmod/intel/models.c
+# The model table and the session planner are the module's: one source,
+# so the command explains a refusal by the very rules the module applied.
+LIB_SRCS := $(wildcard userland/lib/*.c) kmod/intel/models.c kmod/intel/plan.c
 CLI_SRCS := $(wildcard userland/cli/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libskidless.a
 TOOL := $(BUILD)/skidless
 
-# In-VM tests: one program per tests/kselftest/*.c (testlib.c is shared),
-# helper programs from progs/, and shell tests.
-KSFT_SRCS := $(filter-out tests/kselftest/testlib.c,$(wildcard tests/kselftest/*.c))
+# In-VM tests: one program per tests/kselftest/*.c (testlib.c and
+# pmulib.c are shared), helper programs from progs/, and shell tests.
+KSFT_LIBS := tests/kselftest/testlib.c tests/kselftest/pmulib.c
+KSFT_SRCS := $(filter-out $(KSFT_LIBS),$(wildcard tests/kselftest/*.c))
 KSFT_BINS := $(KSFT_SRCS:tests/kselftest/%.c=$(BUILD)/kselftest/%)
 KSFT_PROGS := $(patsubst tests/kselftest/progs/%.c,$(BUILD)/kselftest/%,\
 	$(wildcard tests/kselftest/progs/*.c))
@@ -78,6 +80,10 @@ $(TOOL): $(CLI_OBJS) $(LIB)
 	$(quiet) LD $(@F)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
 
+# The selftest's call chain keeps frame pointers: the sim PMU builds its
+# LBR contents from the frame-pointer chain (real LBRs need none).
+$(BUILD)/userland/cli/selftest_work.o: CFLAGS += -fno-omit-frame-pointer
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(quiet) CC $<
@@ -85,12 +91,12 @@ $(BUILD)/%.o: %.c
 
 kselftests: $(KSFT_BINS) $(KSFT_PROGS)
 
-$(BUILD)/kselftest/%: tests/kselftest/%.c tests/kselftest/testlib.c \
-		tests/kselftest/testlib.h tests/kselftest/ktap.h $(LIB)
+$(BUILD)/kselftest/%: tests/kselftest/%.c $(KSFT_LIBS) $(KSFT_LIBS:.c=.h) \
+		tests/kselftest/ktap.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(quiet) CC $<
 	$(Q)$(CC) $(filter-out -O2,$(CFLAGS)) $(KSFT_CFLAGS) -Itests/kselftest \
-		-o $@ $< tests/kselftest/testlib.c $(LIB) $(LDLIBS)
+		-o $@ $< $(KSFT_LIBS) $(LIB) $(LDLIBS)
 
 $(BUILD)/kselftest/%: tests/kselftest/progs/%.c
 	@mkdir -p $(dir $@)
@@ -105,6 +111,10 @@ vm-bin: tools kselftests $(ASAN_TOOL)
 
 check:
 	bash tests/check.sh
+
+# Instructions per PEBS sample on the drain path, under callgrind.
+bench:
+	bash bench/run.sh
 
 demo:
 	bash tests/vm/demo-run.sh
@@ -128,4 +138,4 @@ clean:
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
 
-.PHONY: all module tools kselftests vm-bin check demo install dkms-install clean
+.PHONY: all module tools kselftests vm-bin check bench demo install dkms-install clean

@@ -858,6 +858,34 @@ static void test_branch(void **state)
 	print_message("# total: %u checks\n", nr_checks);
 }
 
+/* Several specs in one -e: split at commas outside term lists. */
+static void test_list_split(void **state)
+{
+	const char *out[4];
+	char a[] = "cycles:pp,instructions";
+	char b[] = "cpu/event=0xd0,umask=0x81/pp,branches,r01c0:u";
+	char c[] = "mem_trans_retired.load_latency/ldlat=30,period=1009/p";
+	char bad1[] = "cycles,,branches", bad2[] = ",cycles", bad3[] = "cycles,";
+	char bad4[] = "", many[] = "a,b,c,d,e";
+
+	(void)state;
+	assert_int_equal(skd_event_list_split(a, out, 4), 2);
+	assert_string_equal(out[0], "cycles:pp");
+	assert_string_equal(out[1], "instructions");
+	assert_int_equal(skd_event_list_split(b, out, 4), 3);
+	assert_string_equal(out[0], "cpu/event=0xd0,umask=0x81/pp");
+	assert_string_equal(out[1], "branches");
+	assert_string_equal(out[2], "r01c0:u");
+	assert_int_equal(skd_event_list_split(c, out, 4), 1);
+	assert_string_equal(out[0],
+			    "mem_trans_retired.load_latency/ldlat=30,period=1009/p");
+	assert_int_equal(skd_event_list_split(bad1, out, 4), -EINVAL);
+	assert_int_equal(skd_event_list_split(bad2, out, 4), -EINVAL);
+	assert_int_equal(skd_event_list_split(bad3, out, 4), -EINVAL);
+	assert_int_equal(skd_event_list_split(bad4, out, 4), -EINVAL);
+	assert_int_equal(skd_event_list_split(many, out, 4), -E2BIG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -871,6 +899,7 @@ int main(void)
 		cmocka_unit_test(test_name),
 		cmocka_unit_test(test_name_table),
 		cmocka_unit_test(test_branch),
+		cmocka_unit_test(test_list_split),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -91,7 +91,7 @@ static const char usage_text[] =
 	"and write the samples to a capture file.\n"
 	"\n"
 	"  -F, --freq HZ            samples per second per CPU (default %u)\n"
-	"  -e, --event EVENT        a PMU event, as perf spells it (repeatable):\n"
+	"  -e, --event EVENT[,...]  PMU events, as perf spells them (repeatable):\n"
 	"                           cycles:ppp, mem_load_retired.l3_miss:pp,\n"
 	"                           r01c0:p, cpu/event=0xd0,umask=0x81/pp\n"
 	"  -c, --count N            sample every N events (instead of -F)\n"
@@ -196,12 +196,8 @@ static int parse_options(int argc, char *argv[], struct options *o)
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
-			if (o->pmu.nr_event_args == SKD_MAX_EVENTS) {
-				fprintf(stderr, "-e: at most %d events\n",
-					SKD_MAX_EVENTS);
+			if (!record_pmu_add_events(&o->pmu, optarg))
 				return -1;
-			}
-			o->pmu.event_args[o->pmu.nr_event_args++] = optarg;
 			break;
 		case 'c':
 			if (!parse_uint("-c", optarg, 1, INT64_MAX,
@@ -635,7 +631,8 @@ static int finish(struct recorder *rc)
 		fprintf(stderr, "%s: warning: sampling was throttled %" PRIu64
 			" times (more samples per second than the module's "
 			"max_sample_rate allows): use a larger -c or a lower "
-			"-F\n", PROG_NAME, rc->throttled);
+			"-F, or raise /sys/module/skidless/parameters/"
+			"max_sample_rate\n", PROG_NAME, rc->throttled);
 	if (rc->malformed || skd_reader_corrupt(rc->reader))
 		fprintf(stderr, "%s: warning: %" PRIu64 " malformed records and %"
 			PRIu64 " corrupt ring bytes were skipped: please report "
@@ -660,8 +657,9 @@ static int start_session(struct recorder *rc)
 	fill_config(rc);
 	ret = skd_dev_config(rc->fd, &rc->cfg);
 	if (ret) {
-		fprintf(stderr, "%s: %s\n", PROG_NAME,
-			skd_explain(SKD_OP_CONFIG, -ret));
+		if (!record_pmu_explain(&rc->o.pmu, &rc->cfg))
+			fprintf(stderr, "%s: %s\n", PROG_NAME,
+				skd_explain(SKD_OP_CONFIG, -ret));
 		return ret;
 	}
 	rc->reader = skd_reader_open(rc->fd, &rc->info, rc->cfg.ring_pages);
@@ -715,14 +713,16 @@ int record_main(int argc, char *argv[])
 	struct recorder rc = { .fd = -1, .sigfd = -1, .pidfd = -1 };
 	int ret, status = 1;
 
-	if (parse_options(argc, argv, &rc.o))
+	if (parse_options(argc, argv, &rc.o)) {
+		record_pmu_free(&rc.o.pmu);
 		return 1;
+	}
 	if (rc.o.cpu_list) {
 		ret = skd_cpulist_parse(rc.o.cpu_list, rc.cpus, CPU_WORDS);
 		if (ret < 0) {
 			fprintf(stderr, "-C: `%s' is not a CPU list like 0,2-3\n",
 				rc.o.cpu_list);
-			return 1;
+			goto out_args;
 		}
 	}
 
@@ -730,7 +730,7 @@ int record_main(int argc, char *argv[])
 	if (rc.fd < 0) {
 		fprintf(stderr, "%s: %s\n", PROG_NAME,
 			skd_explain(SKD_OP_OPEN, -rc.fd));
-		return 1;
+		goto out_args;
 	}
 	if (skd_dev_info(rc.fd, &rc.info)) {
 		fprintf(stderr, "%s: %s\n", PROG_NAME,
@@ -782,5 +782,7 @@ out:
 	if (rc.sigfd >= 0)
 		close(rc.sigfd);
 	close(rc.fd);
+out_args:
+	record_pmu_free(&rc.o.pmu);
 	return status;
 }

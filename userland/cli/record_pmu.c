@@ -1,14 +1,56 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "events.h"
 #include "explain.h"
 #include "models.h"
+#include "plan.h"
 #include "pmu_query.h"
 #include "record_pmu.h"
 #include "subcommands.h"
+
+bool record_pmu_add_events(struct record_pmu *rp, const char *arg)
+{
+	unsigned int room = SKD_MAX_EVENTS - rp->nr_event_args;
+	char *copy;
+	int n;
+
+	/* Each -e adds at least one event, so bufs[] cannot run out first. */
+	if (!room) {
+		fprintf(stderr, "-e %s: at most %d events in a session\n", arg,
+			SKD_MAX_EVENTS);
+		return false;
+	}
+	copy = strdup(arg);
+	if (!copy) {
+		fprintf(stderr, "-e: out of memory\n");
+		return false;
+	}
+	rp->bufs[rp->nr_bufs++] = copy;
+	n = skd_event_list_split(copy, rp->event_args + rp->nr_event_args,
+				 room);
+	if (n == -E2BIG) {
+		fprintf(stderr, "-e %s: at most %d events in a session\n", arg,
+			SKD_MAX_EVENTS);
+		return false;
+	}
+	if (n < 0) {
+		fprintf(stderr, "-e %s: an event name is missing between "
+			"commas\n", arg);
+		return false;
+	}
+	rp->nr_event_args += n;
+	return true;
+}
+
+void record_pmu_free(struct record_pmu *rp)
+{
+	while (rp->nr_bufs)
+		free(rp->bufs[--rp->nr_bufs]);
+}
 
 bool record_pmu_backend_arg(struct record_pmu *rp, const char *arg)
 {
@@ -100,4 +142,56 @@ bool record_pmu_resolve(struct record_pmu *rp, int fd,
 		return true;
 	}
 	return query_pmu(rp, fd) && parse_events(rp);
+}
+
+/* The capabilities the planner needs, from what GET_PMU reported. */
+static void caps_of(const struct skd_pmu_info *q, struct skd_pmu_caps *caps)
+{
+	u32 sig = q->cpu_signature;
+
+	memset(caps, 0, sizeof(*caps));
+	caps->signature = sig;
+	caps->family = ((sig >> 8) & 0xf) + ((sig >> 20) & 0xff);
+	caps->model = ((sig >> 4) & 0xf) | ((sig >> 12) & 0xf0);
+	caps->version = q->perfmon_version;
+	caps->nr_gp = q->nr_gp;
+	caps->gp_width = q->gp_width;
+	caps->nr_fixed = q->nr_fixed;
+	caps->fixed_width = q->fixed_width;
+	caps->fixed_mask = q->fixed_mask;
+	caps->perf_cap = q->perf_capabilities;
+	caps->pebs_fmt = q->pebs_format;
+	caps->lbr_fmt = q->lbr_format;
+	caps->lbr_nr = q->lbr_depth;
+	/* Not reported: assume every arch LBR filter, so only real limits show. */
+	caps->arch_lbr_ebx = 0x7;
+	caps->flags = q->flags;
+	caps->cpu = skd_cpu_model_by_name(q->model_name);
+}
+
+bool record_pmu_explain(const struct record_pmu *rp,
+			const struct skd_config *cfg)
+{
+	struct skd_plan_request req = {
+		.events = rp->events,
+		.nr_events = rp->nr_events,
+		.branch_sample = cfg->branch_sample,
+		.callchain = cfg->callchain_depth > 0,
+		.pebs_buffer_bytes = 64 * 1024,
+	};
+	static struct skd_pmu_plan plan;
+	struct skd_pmu_caps caps;
+	char why[256];
+
+	if (rp->backend == SKD_BACKEND_TIMER)
+		return false;
+	if (cfg->flags & SKD_CFG_FREQ)
+		req.default_freq = cfg->sample_freq;
+	else
+		req.default_period = cfg->sample_period;
+	caps_of(&rp->pmu, &caps);
+	if (!skd_pmu_plan(&caps, &req, &plan, why, sizeof(why)))
+		return false;
+	fprintf(stderr, "%s: %s\n", PROG_NAME, why);
+	return true;
 }

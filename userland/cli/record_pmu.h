@@ -19,6 +19,8 @@ struct record_pmu {
 	const char *backend_arg;	/* --backend, NULL: default */
 	const char *event_args[SKD_MAX_EVENTS];
 	unsigned int nr_event_args;
+	char *bufs[SKD_MAX_EVENTS];	/* -e arguments, split in place */
+	unsigned int nr_bufs;
 	uint64_t period;		/* -c, 0: none */
 	uint32_t branch_sample;		/* -b, -j, --call-graph lbr */
 
@@ -33,6 +35,15 @@ struct record_pmu {
 	char pmu_name[48];		/* "timer", "intel:skylake", ... */
 };
 
+/*
+ * Add the events of one -e argument: one spec, or several separated by
+ * commas as perf takes them ("cycles:pp,instructions"); commas inside a
+ * cpu/.../ term list stay with their event. False after saying why.
+ */
+bool record_pmu_add_events(struct record_pmu *rp, const char *arg);
+/* Free what record_pmu_add_events() kept. */
+void record_pmu_free(struct record_pmu *rp);
+
 /* Parse --backend's argument: timer, intel, sim or sim:MODEL. */
 bool record_pmu_backend_arg(struct record_pmu *rp, const char *arg);
 
@@ -43,5 +54,13 @@ bool record_pmu_backend_arg(struct record_pmu *rp, const char *arg);
  */
 bool record_pmu_resolve(struct record_pmu *rp, int fd,
 			const struct skd_info *info);
+
+/*
+ * CONFIG refused @cfg: say why in the module's own words, by running its
+ * planner (kmod/intel/plan.c) on what GET_PMU reported. False when the
+ * planner finds nothing wrong, so the caller falls back to the errno.
+ */
+bool record_pmu_explain(const struct record_pmu *rp,
+			const struct skd_config *cfg);
 
 #endif /* _SKD_RECORD_PMU_H */

@@ -10,5 +10,6 @@ int record_main(int argc, char *argv[]);
 int script_main(int argc, char *argv[]);
 int report_main(int argc, char *argv[]);
 int list_main(int argc, char *argv[]);
+int selftest_main(int argc, char *argv[]);
 
 #endif /* _SKD_SUBCOMMANDS_H */

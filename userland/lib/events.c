@@ -904,3 +904,26 @@ int skd_branch_parse(const char *spec, uint32_t *branch_sample, char *why,
 	*branch_sample = bits;
 	return 0;
 }
+
+int skd_event_list_split(char *list, const char **out, unsigned int max)
+{
+	char *p, *start = list;
+	bool in_terms = false;
+	unsigned int n = 0;
+
+	for (p = list;; p++) {
+		if (*p == '/')
+			in_terms = !in_terms;
+		if (*p && (*p != ',' || in_terms))
+			continue;
+		if (p == start)
+			return -EINVAL;
+		if (n == max)
+			return -E2BIG;
+		out[n++] = start;
+		if (!*p)
+			return n;
+		*p = '\0';
+		start = p + 1;
+	}
+}

@@ -52,6 +52,15 @@ int skd_event_parse(const char *spec, const struct skd_cpu_model *m,
 		    struct skd_event_attr *attr, char *why, size_t whylen);
 
 /*
+ * Split an -e argument holding several specs separated by commas, as perf
+ * takes them ("cycles:pp,instructions"), in place: commas inside a /.../
+ * term list stay with their event. Up to @max pointers into @list go to
+ * @out. Returns the number of specs, -EINVAL for an empty one ("a,,b",
+ * ",a", "a,"), or -E2BIG when there are more than @max.
+ */
+int skd_event_list_split(char *list, const char **out, unsigned int max);
+
+/*
  * Parse a -j filter list ("any,u", "call_stack", ...): u, k, any,
  * any_call, any_ret, ind_call, ind_jmp, cond, call, call_stack, comma
  * separated, at least one, case-insensitive. As in perf, a list of only u

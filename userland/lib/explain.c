@@ -44,6 +44,16 @@ static const struct explanation table[] = {
 	  "above 0, -C not empty, and not both user and kernel excluded" },
 	{ SKD_OP_CONFIG, EBUSY,
 	  "this session is configured already: open a new one" },
+	{ SKD_OP_CONFIG, ENOSPC,
+	  "the events do not fit the PMU's counters: use fewer -e events "
+	  "(`skidless info --pmu` gives the counters)" },
+	{ SKD_OP_CONFIG, EPERM,
+	  "PEBS is refused while kernel page-table isolation is on: boot with "
+	  "pti=off, use a CPU not affected by Meltdown, or drop the p "
+	  "modifiers" },
+	{ SKD_OP_START, EBUSY,
+	  "the PMU is in use by another skidless session, perf or the NMI "
+	  "watchdog: stop them (sysctl kernel.nmi_watchdog=0) and retry" },
 	{ SKD_OP_CONFIG, ENOMEM,
 	  "not enough memory for the rings: use a smaller -m" },
 	{ SKD_OP_MMAP, EINVAL,
