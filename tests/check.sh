@@ -6,7 +6,8 @@
 #   2. static checks: module W=1, sparse, checkpatch --strict; userland
 #      -Werror and cppcheck
 #   3. host unit tests (cmocka, ASan + UBSan)
-#   4. the module in a VM: Debian's kernel under QEMU TCG, kselftests
+#   4. the cost benchmark: instructions per sample under callgrind
+#   5. the module in a VM: Debian's kernel under QEMU TCG, kselftests
 #
 # Every stage writes TAP into build/check/; the last line is the sum of all
 # of them: "N passed, N failed, N skipped".
@@ -82,7 +83,7 @@ tap "$S" $? "userland and tests build with -Wall -Wextra -Werror" "$OUT/userland
 
 cppcheck --quiet --enable=warning,portability,performance --std=c11 \
 	--error-exitcode=1 -Iuapi -Iuserland/lib -Iuserland/cli \
-	-D_GNU_SOURCE userland/ > "$OUT/cppcheck.log" 2>&1
+	-D_GNU_SOURCE -D__x86_64__ userland/ > "$OUT/cppcheck.log" 2>&1
 tap "$S" $? "cppcheck finds nothing in userland/" "$OUT/cppcheck.log"
 
 say "unit tests (ASan + UBSan)"
@@ -93,6 +94,12 @@ grep -E "^(not )?ok" "$OUT/unit.tap" | grep -c "^ok" | sed 's/$/ unit tests pass
 if [ $rc != 0 ] && ! grep -q "^not ok" "$OUT/unit.tap"; then
 	tap "$OUT/unit.tap" 1 "unit tests ran (a program crashed or failed to build)" "$OUT/unit.log"
 fi
+
+say "cost: instructions per sample, DS record to ring record (callgrind)"
+bash bench/run.sh --tap "$OUT/bench.tap" > "$OUT/bench.log" 2>&1
+rc=$?
+grep -v "^#" "$OUT/bench.log" | tail -8
+[ -s "$OUT/bench.tap" ] || tap "$OUT/bench.tap" 1 "the cost benchmark ran (rc $rc)" "$OUT/bench.log"
 
 say "VM tests ($KVER, QEMU TCG)"
 make -s vm-bin > "$OUT/vm-bin.log" 2>&1 &&

@@ -31,7 +31,7 @@ clean() {
 	result $? "$desc (rc $rc)"
 }
 
-plan 9
+plan 15
 clean "info" 0 "$SKD" info
 clean "record -- busyloop" 0 "$SKD" record -q -o "$T/a.data" -- "$BIN/busyloop" 1
 clean "record -- sh with short-lived children" 0 "$SKD" record -q -o "$T/b.data" -- \
@@ -46,4 +46,14 @@ clean "report" 0 "$SKD" report -i "$T/d.data"
 head -c 5000 "$T/a.data" > "$T/cut.data"
 clean "script of a truncated capture" 0 "$SKD" script -i "$T/cut.data"
 clean "a refused configuration" 1 "$SKD" record -q -p 999999 -o "$T/e.data"
+clean "info --pmu sim:icelake" 0 "$SKD" info --pmu sim:icelake
+clean "record on sim with events, PEBS memory info and LBR" 0 "$SKD" record -q \
+	--backend sim:sapphirerapids -c 200003 \
+	-e cycles:ppp,mem_inst_retired.all_loads:p -b -o "$T/f.data" -- "$BIN/busyloop" 0.5
+clean "script of PMU samples" 0 "$SKD" script -i "$T/f.data"
+clean "report with two events" 0 "$SKD" report -i "$T/f.data"
+clean "an event the planner refuses, explained" 1 "$SKD" record -q \
+	--backend sim:skylake -e branches,branches,branches,branches,branches \
+	-o "$T/g.data" -- true
+clean "selftest on sim" 0 "$SKD" selftest --backend sim:skylake --seconds 0.5
 finish

@@ -25,7 +25,8 @@
 #
 # A bzImage kernel is booted as its uncompressed vmlinux (PVH entry, cached
 # in ~/.cache/skidless-vm), which halves the boot time under TCG;
-# --no-pvh boots the bzImage as it is.
+# --no-pvh boots the bzImage as it is.  SKD_QEMU_EXTRA in the environment
+# adds QEMU arguments, for debugging (a -monitor socket, say).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -240,13 +241,21 @@ start_vm() {
     cmdline+=" softlockup_panic=1 loglevel=4 panic_print=0x20${APPEND:+ $APPEND}"
     : >"$OUT/console.log"
     : >"$OUT/tap.log"
+    # One TCG thread runs both vCPUs. With a thread per vCPU, a vCPU could
+    # keep executing its translation of an int3 that text_poke_bp() had
+    # already removed (tracepoint and static-key patching of __schedule,
+    # at module load and per-task sessions): the kernel's int3 handler
+    # rewinds to the new instruction, the stale block traps again, with
+    # interrupts off, and the patching CPU waits for it forever.
     # cd into OUT: QEMU's file: chardev syntax cannot take every path.
     # timeout forwards a TERM from cleanup() to QEMU.
     (cd "$OUT" && exec timeout --kill-after=10 "$TIMEOUT" \
-        qemu-system-x86_64 -accel tcg -cpu max -smp "$SMP" -m "$MEM" \
+        qemu-system-x86_64 -accel tcg,thread=single -cpu max \
+            -smp "$SMP" -m "$MEM" \
             -nographic -no-reboot -nodefaults -nic none \
             -serial file:console.log -serial file:tap.log \
             -kernel "$BOOT_IMAGE" -initrd initramfs.gz -append "$cmdline" \
+            ${SKD_QEMU_EXTRA:-} \
     ) </dev/null >"$OUT/qemu.log" 2>&1 &
     QEMU_PID=$!
 }

@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The command line on one sim model ($1): precise samples with branch
+# stacks (-e cycles:ppp -b), LBR call stacks (--call-graph lbr), several
+# events in one -e, memory samples, the selftest, and refusals that name
+# the fix. Everything is read back through script and report.
+. "$(dirname "$0")/tap.sh"
+
+BIN=$(cd "$(dirname "$0")" && pwd)
+M=${1:?usage: cli_pmu.sh MODEL}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# share PATTERN FILE: percentage of lines of FILE matching the ERE.
+share() {
+	awk -v re="$1" '$0 ~ re { n++ } END { print (NR ? int(100 * n / NR) : 0) }' "$2"
+}
+
+# Leaf frame of every sample line: the word after the mode column.
+leaves() {
+	awk '{ for (i = 1; i < NF; i++) if ($i ~ /^[UK]\*?$/) { print $(i + 1); break } }'
+}
+
+plan 12
+
+skidless info --pmu "sim:$M" > "$T/info" 2>&1
+grep -q "^pmu: .*$M" "$T/info" && grep -q "^PEBS: *format" "$T/info" &&
+	grep -q "^LBR: " "$T/info"
+result $? "info --pmu sim:$M names the model, its PEBS format and LBR"
+sed 's/^/# /' "$T/info"
+
+skidless record -q --backend "sim:$M" -e cycles:ppp -b -o "$T/b.data" -- \
+	"$BIN/busyloop" 1 2> "$T/rec.err"
+rc=$?
+[ $rc = 0 ] && grep -q "lost 0" "$T/rec.err"
+result $? "record -e cycles:ppp -b -- busyloop: exit 0, nothing lost (rc $rc)"
+sed 's/^/# /' "$T/rec.err"
+
+skidless script -i "$T/b.data" > "$T/b.script"
+n=$(wc -l < "$T/b.script")
+exact=$(share ' [UK][*] ' "$T/b.script")
+[ "$n" -ge 500 ] && [ "$exact" = 100 ]
+result $? "script: every one of $n samples is marked exact ($exact%)"
+sed -n '1,2s/^/# /p' "$T/b.script"
+
+grep ' U[*] spin+' "$T/b.script" > "$T/b.spin"
+into=$(share '[|] brstack work[+]0x[0-9a-f]+/spin[+]0x0/' "$T/b.spin")
+[ -s "$T/b.spin" ] && [ "$into" -ge 95 ]
+result $? "script: samples in spin() show the call from work() as their newest branch ($into%)"
+
+skidless report -i "$T/b.data" > "$T/b.report"
+top=$(awk '!/^#/ && NF { print $3; exit }' "$T/b.report")
+pct=$(awk '!/^#/ && NF { print int($1); exit }' "$T/b.report")
+[ "$top" = spin ] && [ "$pct" -ge 80 ]
+result $? "report puts spin() on top with $pct% of the period (got '$top')"
+sed -n '1,12s/^/# /p' "$T/b.report"
+
+skidless record -q --backend "sim:$M" -e cycles:pp --call-graph lbr \
+	-o "$T/l.data" -- "$BIN/chain" 1 2> /dev/null
+skidless script -i "$T/l.data" | grep ' U[*] c+0x' > "$T/l.c"
+whole=$(share ' c[+]0x[0-9a-f]+ [(]chain[)] <- b[+]0x[0-9a-f]+ [(]chain[)] <- a[+]0x[0-9a-f]+ [(]chain[)] <- main[+]0x' "$T/l.c")
+[ -s "$T/l.c" ] && [ "$whole" -ge 95 ]
+result $? "--call-graph lbr: samples in c() read c <- b <- a <- main ($whole% of $(wc -l < "$T/l.c"))"
+sed -n '1s/^/# /p' "$T/l.c"
+
+skidless record -q --backend "sim:$M" -c 400009 \
+	-e cycles:pp,instructions:p -e br_inst_retired.all_branches \
+	-o "$T/m.data" -- "$BIN/busyloop" 0.6 2> /dev/null
+skidless script -i "$T/m.data" > "$T/m.script"
+# The event is the sixth column; the table's name yields to "branches".
+names=$(awk '{ print $6 }' "$T/m.script" | sort -u | tr '\n' ' ')
+n_names=$(echo $names | wc -w)
+tables=$(skidless report -i "$T/m.data" | grep -c '^# event: ')
+[ "$n_names" = 3 ] && [ "$tables" = 3 ]
+result $? "three events from two -e options: all sampled ($names), one report table each ($tables)"
+
+skidless record -q --backend "sim:$M" -c 2003 \
+	-e mem_trans_retired.load_latency/ldlat=30/p -o "$T/ld.data" -- \
+	"$BIN/busyloop" 0.5 2> /dev/null
+skidless script -i "$T/ld.data" > "$T/ld.script"
+mem=$(share '[|] mem 0x[0-9a-f]+ lat [0-9]+ src 0x[0-9a-f]+ modeled' "$T/ld.script")
+[ -s "$T/ld.script" ] && [ "$mem" = 100 ]
+result $? "load-latency samples carry address, latency and source, marked modeled ($mem%)"
+
+skidless selftest --backend "sim:$M" > "$T/selftest" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q "^selftest: pass" "$T/selftest"
+result $? "selftest passes on sim:$M (rc $rc)"
+sed 's/^/# /' "$T/selftest"
+
+out=$(skidless record --backend "sim:$M" \
+	-e branches,branches,branches,branches,branches,branches,branches,branches,branches \
+	-o "$T/x" -- true 2>&1)
+[ $? != 0 ] && echo "$out" | grep -q "counter"
+result $? "more events than counters are refused, naming the counters: $out"
+
+out=$(skidless record --backend "sim:$M" -e mem_trans_retired.load_latency:ppp \
+	-o "$T/x" -- true 2>&1)
+[ $? != 0 ] && echo "$out" | grep -q -i "ldlat\|precise"
+result $? "an impossible precise level is refused with the reason: $out"
+
+out=$(skidless record --backend intel -e cycles -o "$T/x" -- true 2>&1)
+[ $? != 0 ] && echo "$out" | grep -q "sim:"
+result $? "no PMU here: --backend intel says why and offers sim: $out"
+finish
