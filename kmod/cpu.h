@@ -2,7 +2,7 @@
 #ifndef _SKD_CPU_H
 #define _SKD_CPU_H
 
-/* CPU hotplug: sessions follow CPUs going offline and online. */
+/* Sessions follow CPUs going offline and online, and system sleep. */
 int skd_cpu_init(void);
 void skd_cpu_uninit(void);
 

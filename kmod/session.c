@@ -348,6 +348,26 @@ static void sessions_on_cpu(unsigned int cpu, bool start)
 	mutex_unlock(&skd_running_lock);
 }
 
+/*
+ * System sleep: the boot CPU, the only one left, with IRQs off and every
+ * task frozen, so no session can start or stop and the list stands still;
+ * no lock can be taken here, and none is needed.
+ */
+void skd_sessions_cpu_sleep(bool resume)
+{
+	unsigned int cpu = smp_processor_id();
+	struct skd_session *s;
+
+	list_for_each_entry_rcu(s, &skd_running_sessions, running) {
+		if (!cpumask_test_cpu(cpu, s->cpus))
+			continue;
+		if (resume)
+			s->backend->cpu_start(s, cpu);
+		else
+			s->backend->cpu_stop(s, cpu);
+	}
+}
+
 void skd_sessions_cpu_online(unsigned int cpu)
 {
 	sessions_on_cpu(cpu, true);

@@ -68,6 +68,8 @@ __poll_t skd_session_poll(struct skd_session *s, struct file *file,
 /* Hotplug: start or stop every running session on @cpu (on that CPU). */
 void skd_sessions_cpu_online(unsigned int cpu);
 void skd_sessions_cpu_offline(unsigned int cpu);
+/* Around system sleep, on the boot CPU: stop, or start again after resume. */
+void skd_sessions_cpu_sleep(bool resume);
 int skd_sessions_open(void);
 
 /* Does @task belong to what @s follows? Any context, under RCU. */

@@ -118,9 +118,10 @@ static int stats_show(struct seq_file *sf, void *unused)
 
 	seq_printf(sf, "ticks %llu\noverflows %llu\nrecords %llu\n"
 		   "records_dropped %llu\npmis %llu\npmis_late %llu\n"
-		   "pmis_masked %llu\nevents_skipped %llu\n", st->ticks,
-		   st->overflows, st->records, st->records_dropped, st->pmis,
-		   st->pmis_late, st->pmis_masked, st->events_skipped);
+		   "pmis_masked %llu\nevents_skipped %llu\nresets %llu\n",
+		   st->ticks, st->overflows, st->records, st->records_dropped,
+		   st->pmis, st->pmis_late, st->pmis_masked, st->events_skipped,
+		   st->resets);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
  */
 #include <linux/percpu.h>
 #include <linux/string.h>
+#include <linux/syscore_ops.h>
 
 #include "sim.h"
 
@@ -162,4 +163,33 @@ int sim_wrmsr(const struct sim_model *m, u32 msr, u64 val)
 	}
 	*reg = val;
 	return 0;
+}
+
+/*
+ * System sleep: firmware brings the boot CPU back with its PMU at power-on
+ * state, so must the model; whoever programmed it has to do it again.
+ * Registered before the backend's own syscore ops, so it resumes first.
+ */
+static void sim_resume(void)
+{
+	struct sim_cpu *sc = this_cpu_ptr(sim_cpus);
+
+	if (!sc->model)
+		return;
+	sim_regs_reset(sc, sc->model);
+	sc->stats.resets++;
+}
+
+static struct syscore_ops sim_syscore_ops = {
+	.resume = sim_resume,
+};
+
+void sim_sleep_init(void)
+{
+	register_syscore_ops(&sim_syscore_ops);
+}
+
+void sim_sleep_uninit(void)
+{
+	unregister_syscore_ops(&sim_syscore_ops);
 }

@@ -161,11 +161,13 @@ int skd_sim_init(const char *default_model)
 	if (!sim_cpus)
 		return -ENOMEM;
 	sim_debugfs_init();
+	sim_sleep_init();
 	return 0;
 }
 
 void skd_sim_uninit(void)
 {
+	sim_sleep_uninit();
 	sim_debugfs_uninit();
 	free_percpu(sim_cpus);
 }

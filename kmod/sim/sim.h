@@ -74,7 +74,8 @@ struct sim_stats {
 	u64 pmis;
 	u64 pmis_late;			/* not taken before the tick ended */
 	u64 pmis_masked;		/* LVTPC masked: not delivered */
-	u64 events_skipped;		/* past MAX_OVERFLOWS_PER_TICK */
+	u64 events_skipped;		/* past the tick's overflows or PMIs */
+	u64 resets;			/* power-on state after system sleep */
 };
 
 struct sim_cpu {
@@ -107,6 +108,9 @@ void skd_sim_uninit(void);
 int sim_rdmsr(const struct sim_model *m, u32 msr, u64 *val);
 int sim_wrmsr(const struct sim_model *m, u32 msr, u64 val);
 void sim_regs_reset(struct sim_cpu *sc, const struct sim_model *m);
+/* The boot CPU's registers go back to power-on state over system sleep. */
+void sim_sleep_init(void);
+void sim_sleep_uninit(void);
 bool sim_lbr_enabled(const struct sim_cpu *sc);
 
 /* The clock that counts (clock.c). */
