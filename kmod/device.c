@@ -198,8 +198,7 @@ static long ioctl_get_pmu(void __user *uarg)
 		info.sim_model = info.sim_model ?: skd_sim_default_model();
 		ops = skd_sim_ops(info.sim_model);
 		/* The model's constants only: no session needed. */
-		skd_pmu_detect(ops, &caps);
-		caps.flags |= SKD_PMU_SIMULATED;
+		skd_sim_detect(ops, &caps);
 	} else {
 		return -EINVAL;
 	}

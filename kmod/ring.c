@@ -46,8 +46,9 @@ struct skd_ring *skd_ring_alloc(unsigned int cpu, unsigned int nr_pages,
 	if (!ring->ctrl_page)
 		goto err_free_ring;
 
-	ring->pages = kcalloc_node(nr_pages, sizeof(*ring->pages), GFP_KERNEL,
-				   node);
+	/* 8 bytes a page: a 4096-page ring wants 32 KiB, not contiguous. */
+	ring->pages = kvzalloc_node(array_size(nr_pages, sizeof(*ring->pages)),
+				    GFP_KERNEL, node);
 	if (!ring->pages)
 		goto err_free_ctrl;
 
@@ -58,7 +59,7 @@ struct skd_ring *skd_ring_alloc(unsigned int cpu, unsigned int nr_pages,
 	}
 	ring->nr_pages = nr_pages;
 
-	twice = kmalloc_array(2 * nr_pages, sizeof(*twice), GFP_KERNEL);
+	twice = kvmalloc_array(2 * nr_pages, sizeof(*twice), GFP_KERNEL);
 	if (!twice)
 		goto err_free_pages;
 	for (i = 0; i < nr_pages; i++) {
@@ -66,7 +67,7 @@ struct skd_ring *skd_ring_alloc(unsigned int cpu, unsigned int nr_pages,
 		twice[i + nr_pages] = ring->pages[i];
 	}
 	ring->data = vmap(twice, 2 * nr_pages, VM_MAP, PAGE_KERNEL);
-	kfree(twice);
+	kvfree(twice);
 	if (!ring->data)
 		goto err_free_pages;
 
@@ -79,7 +80,7 @@ struct skd_ring *skd_ring_alloc(unsigned int cpu, unsigned int nr_pages,
 
 err_free_pages:
 	free_pages_array(ring->pages, i);
-	kfree(ring->pages);
+	kvfree(ring->pages);
 err_free_ctrl:
 	__free_page(ring->ctrl_page);
 err_free_ring:
@@ -95,7 +96,7 @@ void skd_ring_free(struct skd_ring *ring)
 	irq_work_sync(&ring->wakeup);
 	vunmap(ring->data);
 	free_pages_array(ring->pages, ring->nr_pages);
-	kfree(ring->pages);
+	kvfree(ring->pages);
 	__free_page(ring->ctrl_page);
 	kfree(ring);
 }
@@ -120,7 +121,12 @@ int skd_ring_mmap(struct skd_ring *ring, unsigned int region,
 {
 	unsigned long pages = vma_pages(vma);
 
-	if (!(vma->vm_flags & VM_SHARED))
+	/*
+	 * MAP_SHARED, not MAP_PRIVATE. VM_MAYSHARE says which: the core
+	 * drops VM_SHARED from a shared mapping of an fd opened read-only,
+	 * which may still map the rings to read them.
+	 */
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 
 	switch (region) {

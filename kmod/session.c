@@ -118,7 +118,9 @@ static int check_config(const struct skd_config *cfg)
 	} else if (cfg->pid) {
 		return -EINVAL;
 	}
-	if (cfg->cpumask_bytes % sizeof(u64))
+	/* A mask pointer without its size is as wrong as events_ptr alone. */
+	if (cfg->cpumask_bytes % sizeof(u64) ||
+	    (!cfg->cpumask_bytes && cfg->cpumask_ptr))
 		return -EINVAL;
 	if (cfg->cpumask_bytes > SKD_CPUMASK_MAX_BYTES)
 		return -ERANGE;

@@ -9,6 +9,8 @@
  * ------
  * The module registers the misc device /dev/skidless (mode 0600). Opening it
  * needs CAP_PERFMON or CAP_SYS_ADMIN, otherwise open() fails with EPERM.
+ * That is the only check: an open file is the capability, and whoever it
+ * is passed to (fork, SCM_RIGHTS) may use its session as the opener may.
  * One open file description is one session; closing it stops and frees the
  * session. The module cannot be unloaded while any session is open.
  *
@@ -68,7 +70,8 @@
  *            the reader's view.
  *
  * Any other length, offset, a writable data mapping or MAP_PRIVATE fails
- * (EINVAL, EINVAL, EPERM, EINVAL).
+ * (EINVAL, EINVAL, EPERM, EINVAL). A file opened O_RDONLY maps both
+ * regions, for reading only.
  *
  * The kernel never overwrites data the reader has not released by advancing
  * data_tail. When a record does not fit, it is dropped and counted; once
@@ -176,7 +179,7 @@ struct skd_config {
 	__u32 wakeup_bytes;	/* wake at this fill, <= half a ring; 0: half */
 	__u32 callchain_depth;	/* frames per sample, 0 for none */
 	__s32 pid;		/* with SKD_CFG_PID: the process (tgid) */
-	__u32 cpumask_bytes;	/* bytes at cpumask_ptr; 0 for every CPU */
+	__u32 cpumask_bytes;	/* bytes at cpumask_ptr; 0 (and ptr 0): all */
 	__u64 cpumask_ptr;	/* bitmap of CPUs, little-endian __u64 words */
 	__u64 reserved[4];	/* must be zero */
 
@@ -292,8 +295,8 @@ struct skd_pmu_info {
 	__u32 size;		/* in: caller's sizeof; out: bytes written */
 	__u32 backend;		/* in: SKD_BACKEND_INTEL or SKD_BACKEND_SIM */
 	__u32 sim_model;	/* in: enum skd_sim_model; out: the one used */
-	__u32 flags;		/* out: enum skd_pmu_flags */
-	__u32 cpu_signature;	/* CPUID.1:EAX: family, model, stepping */
+	__u32 flags;		/* out: enum skd_pmu_flags; in: 0 */
+	__u32 cpu_signature;	/* CPUID.1:EAX (family, model...); in: 0 */
 	__u8 perfmon_version;	/* CPUID.0AH:EAX[7:0] */
 	__u8 nr_gp;		/* general-purpose counters */
 	__u8 gp_width;

@@ -228,8 +228,8 @@ static int pmu_prepare(struct skd_session *s)
 
 	for_each_cpu(cpu, s->cpus) {
 		if (per_cpu(skd_pmu_claim, cpu)) {
-			pr_info("cpu%u: the PMU is used by another skidless session\n",
-				cpu);
+			pr_info_ratelimited("cpu%u: the PMU is used by another skidless session\n",
+					    cpu);
 			return -EBUSY;
 		}
 	}
@@ -237,8 +237,8 @@ static int pmu_prepare(struct skd_session *s)
 		if (!(gp & BIT_ULL(i)))
 			continue;
 		if (!ps->ops->reserve(i)) {
-			pr_info("counter %u is held by perf or the NMI watchdog: stop them (sysctl kernel.nmi_watchdog=0)\n",
-				i);
+			pr_info_ratelimited("counter %u is held by perf or the NMI watchdog: stop them (sysctl kernel.nmi_watchdog=0)\n",
+					    i);
 			release_counters(ps, taken);
 			return -EBUSY;
 		}
@@ -247,25 +247,18 @@ static int pmu_prepare(struct skd_session *s)
 	for_each_cpu_and(cpu, s->cpus, cpu_online_mask)
 		smp_call_function_single(cpu, probe_busy, &bp, true);
 	if (bp.busy) {
-		pr_info("counters skidless needs are already counting: another PMU user is active\n");
+		pr_info_ratelimited("counters skidless needs are already counting: another PMU user is active\n");
 		ret = -EBUSY;
 		goto err_release;
 	}
 	ret = skd_pmi_get();
 	if (ret)
 		goto err_release;
-	if (ps->per_task) {
-		ret = skd_task_switch_get();
-		if (ret)
-			goto err_pmi;
-	}
 	for_each_cpu(cpu, s->cpus)
 		per_cpu(skd_pmu_claim, cpu) = ps;
 	ps->claimed = true;
 	return 0;
 
-err_pmi:
-	skd_pmi_put();
 err_release:
 	release_counters(ps, taken);
 	return ret;
@@ -280,8 +273,6 @@ static void pmu_unprepare(struct skd_session *s)
 		return;
 	for_each_cpu(cpu, s->cpus)
 		per_cpu(skd_pmu_claim, cpu) = NULL;
-	if (ps->per_task)
-		skd_task_switch_put();
 	skd_pmi_put();
 	release_counters(ps, ps->plan.global_ctrl & SKD_CTR_ANY_GP);
 	ps->claimed = false;
@@ -302,6 +293,8 @@ static void pmu_fini(struct skd_session *s)
 
 	if (!ps)
 		return;
+	if (ps->switch_probe)
+		skd_task_switch_put();
 	if (ps->cpus) {
 		for_each_possible_cpu(cpu) {
 			struct skd_pmu_cpu *pc = per_cpu_ptr(ps->cpus, cpu);
@@ -348,7 +341,7 @@ static int pmu_init(struct skd_session *s, const struct skd_pmu_ops *ops,
 
 	ret = skd_pmu_plan(&ps->caps, &req, &ps->plan, why, sizeof(why));
 	if (ret) {
-		pr_info("session refused: %s\n", why);
+		pr_info_ratelimited("session refused: %s\n", why);
 		goto err_fini;
 	}
 	ps->cpus = alloc_percpu(struct skd_pmu_cpu);
@@ -369,6 +362,18 @@ static int pmu_init(struct skd_session *s, const struct skd_pmu_ops *ops,
 		ret = skd_ds_alloc(per_cpu_ptr(ps->cpus, cpu), cpu);
 		if (ret)
 			goto err_fini;
+	}
+	/*
+	 * Registering a tracepoint probe takes tracepoints_mutex and then
+	 * the CPU hotplug lock, so it cannot wait for START, which holds the
+	 * hotplug lock: lockdep's circular dependency, and a real deadlock
+	 * with a CPU going offline. The probe idles until the session runs.
+	 */
+	if (ps->per_task) {
+		ret = skd_task_switch_get();
+		if (ret)
+			goto err_fini;
+		ps->switch_probe = true;
 	}
 	return 0;
 
@@ -397,8 +402,8 @@ static int intel_init(struct skd_session *s)
 		if (!first) {
 			first = skd_hw_caps(cpu);
 		} else if (!same_pmu(first, skd_hw_caps(cpu))) {
-			pr_info("cpu%u has another PMU than the session's first CPU (a hybrid part): choose CPUs of one core type with -C\n",
-				cpu);
+			pr_info_ratelimited("cpu%u has another PMU than the session's first CPU (a hybrid part): choose CPUs of one core type with -C\n",
+					    cpu);
 			return -EOPNOTSUPP;
 		}
 	}
@@ -410,6 +415,15 @@ static bool sim_usable(char *why, size_t len)
 	return true;
 }
 
+void skd_sim_detect(const struct skd_pmu_ops *ops, struct skd_pmu_caps *caps)
+{
+	/* The model keeps its registers per CPU, as hardware does: stay on one. */
+	preempt_disable();
+	skd_pmu_detect(ops, caps);
+	preempt_enable();
+	caps->flags |= SKD_PMU_SIMULATED;
+}
+
 static int sim_init(struct skd_session *s)
 {
 	u32 model = s->cfg.sim_model ?: skd_sim_default_model();
@@ -419,8 +433,7 @@ static int sim_init(struct skd_session *s)
 
 	if (!ops)
 		return -EINVAL;
-	skd_pmu_detect(ops, &caps);
-	caps.flags |= SKD_PMU_SIMULATED;
+	skd_sim_detect(ops, &caps);
 	s->cfg.sim_model = model;
 	ret = pmu_init(s, ops, &caps);
 	if (!ret)

@@ -225,7 +225,7 @@ static int check_request(struct planner *p)
 			    "a session samples 1 to %u events, not %u",
 			    SKD_MAX_EVENTS, req->nr_events);
 	if (req->branch_sample & ~(u32)__SKD_BRANCH_ALL)
-		return fail(p, -EINVAL, "unknown branch_sample bits 0x%x",
+		return fail(p, -EOPNOTSUPP, "unknown branch_sample bits 0x%x",
 			    req->branch_sample & ~(u32)__SKD_BRANCH_ALL);
 	return 0;
 }
@@ -243,8 +243,9 @@ static int check_event(struct planner *p, unsigned int i)
 	const u32 excl = SKD_EV_EXCLUDE_USER | SKD_EV_EXCLUDE_KERNEL;
 	bool freq = a->flags & SKD_EV_FREQ;
 
+	/* Unknown flag bits: EOPNOTSUPP, as for the config's (uapi). */
 	if (a->flags & ~(u32)__SKD_EV_ALL)
-		return fail(p, -EINVAL, "event %u: unknown flags 0x%x", i,
+		return fail(p, -EOPNOTSUPP, "event %u: unknown flags 0x%x", i,
 			    a->flags & ~(u32)__SKD_EV_ALL);
 	if (a->reserved0[0] || a->reserved0[1] || a->reserved0[2] ||
 	    a->reserved1)

@@ -76,8 +76,9 @@ struct skd_pmu_plan {
  * Plan @req on a PMU with @caps into @plan. 0, or -errno with a sentence
  * in @why: -EINVAL (config bits outside EVENTSEL's event fields, a
  * period of 0, a load-latency event without a threshold or without
- * PEBS), -EOPNOTSUPP (event not PEBS-capable on this model, :ppp on an
- * event without precise distribution, LBR asked on a CPU without),
+ * PEBS), -EOPNOTSUPP (unknown event flag or branch_sample bits, event
+ * not PEBS-capable on this model, :ppp on an event without precise
+ * distribution, LBR asked on a CPU without),
  * -ENOSPC (more
  * events than counters, or constraints that cannot all be met), -EPERM
  * (PEBS while page-table isolation is on), -ENODEV (the PMU is not

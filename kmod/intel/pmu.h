@@ -74,6 +74,8 @@ struct skd_pmu_caps {
  * Pure but for @ops: any context where @ops may be called.
  */
 void skd_pmu_detect(const struct skd_pmu_ops *ops, struct skd_pmu_caps *caps);
+/* skd_pmu_detect() on a sim model, from process context; marks it simulated. */
+void skd_sim_detect(const struct skd_pmu_ops *ops, struct skd_pmu_caps *caps);
 
 /* Copy @caps into the uapi description. */
 void skd_pmu_caps_to_info(const struct skd_pmu_caps *caps,

@@ -71,6 +71,7 @@ struct skd_pmu_session {
 	u16 misc;			/* SKD_MISC_MODELED for the sim */
 	bool per_task;			/* SKD_CFG_PID: count only the target */
 	bool claimed;			/* counters and CPUs are ours */
+	bool switch_probe;		/* holds the sched_switch probe */
 	struct skd_pmu_cpu __percpu *cpus;
 };
 

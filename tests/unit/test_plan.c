@@ -1264,7 +1264,7 @@ static const struct scenario scenarios[] = {
 	{
 		.name = "unknown event flag", .caps = caps_skylake, .nr = 1,
 		.ev = { EVF(CYCLES, 0, 0x8) },
-		.err = -EINVAL, .word = "unknown flags 0x8",
+		.err = -EOPNOTSUPP, .word = "unknown flags 0x8",
 	},
 	{
 		.name = "reserved0 set", .caps = caps_skylake, .nr = 2,
@@ -1319,7 +1319,7 @@ static const struct scenario scenarios[] = {
 	{
 		.name = "unknown branch_sample bit", .caps = caps_skylake,
 		.nr = 1, .ev = { EV(CYCLES, 0) }, .branch = 1U << 10,
-		.err = -EINVAL, .word = "branch_sample bits 0x400",
+		.err = -EOPNOTSUPP, .word = "branch_sample bits 0x400",
 	},
 	{
 		.name = "pseudo encoding without a fixed counter",

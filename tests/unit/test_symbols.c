@@ -640,6 +640,7 @@ static void test_from_list(void **state)
 		{ 0x5000, 0, "e" },
 		{ 0x5000, 0x20, "_e_sized" },
 	};
+	struct skd_sym in2[2];
 	const struct skd_sym *s;
 	struct skd_symtab *t;
 	uint64_t v;
@@ -673,6 +674,19 @@ static void test_from_list(void **state)
 	assert_int_equal(s->size, 0x20);
 	assert_lookup(t, 0x5020, NULL);
 	assert_int_equal(skd_symtab_offset_to_vaddr(t, 0x1000, &v), -EINVAL);
+	skd_symtab_free(t);
+
+	/* A symbol at the top of the address space still ends the one before. */
+	in2[0] = (struct skd_sym){ 0xffffffff81000000ULL, 0, "below_top" };
+	in2[1] = (struct skd_sym){ UINT64_MAX, 0, "top" };
+	t = skd_symtab_from_list(in2, ARRAY_SIZE(in2));
+	assert_non_null(t);
+	s = skd_symtab_lookup(t, 0xffffffff81000001ULL);
+	assert_non_null(s);
+	assert_string_equal(s->name, "below_top");
+	assert_int_equal(s->size, UINT64_MAX - 0xffffffff81000000ULL);
+	assert_lookup(t, UINT64_MAX - 1, "below_top");
+	assert_lookup(t, UINT64_MAX, "top");
 	skd_symtab_free(t);
 
 	t = skd_symtab_from_list(NULL, 0);

@@ -88,12 +88,16 @@ err:
 	return NULL;
 }
 
-/* The whole record must be readable and sane before anyone looks at it. */
+/*
+ * The whole record must be readable and sane before anyone looks at it.
+ * Records start 8-byte aligned; a tail that is not has been resynced to
+ * a data_head no record ends at, and nothing there can be read.
+ */
 static bool record_ok(const struct skd_rec_header *h, uint64_t avail,
 		      uint64_t ring_size)
 {
-	return h->size >= sizeof(*h) && !(h->size % 8) && h->size <= avail &&
-	       h->size <= ring_size;
+	return !((uintptr_t)h % 8) && h->size >= sizeof(*h) &&
+	       !(h->size % 8) && h->size <= avail && h->size <= ring_size;
 }
 
 static long drain_ring(struct skd_reader *r, struct ring_map *m,

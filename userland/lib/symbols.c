@@ -124,6 +124,7 @@ static struct skd_symtab *table_build(struct ent *v, size_t n)
 
 	for (i = 0; i < n; i++) {
 		uint64_t end = v[i].limit;
+		bool known = end != UINT64_MAX;
 
 		if (v[i].marker)
 			continue;
@@ -131,10 +132,16 @@ static struct skd_symtab *table_build(struct ent *v, size_t n)
 		namesz += v[i].len + 1;
 		if (v[i].size)
 			continue;
-		if (i + 1 < n && v[i + 1].addr < end)
+		/*
+		 * The next address ends it, even one at UINT64_MAX: that is
+		 * an address, unlike the limit that stands for no section.
+		 */
+		if (i + 1 < n && (!known || v[i + 1].addr < end)) {
 			end = v[i + 1].addr;
+			known = true;
+		}
 		/* No next symbol and no section end: the size stays unknown. */
-		if (end != UINT64_MAX && end > v[i].addr)
+		if (known && end > v[i].addr)
 			v[i].size = end - v[i].addr;
 	}
 
