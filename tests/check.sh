@@ -8,6 +8,13 @@
 #   3. host unit tests (cmocka, ASan + UBSan)
 #   4. the cost benchmark: instructions per sample under callgrind
 #   5. the module in a VM: Debian's kernel under QEMU TCG, kselftests
+#   6. the reliability lane: the same suite, then stress and an ioctl
+#      fuzzer, on a debug kernel (KASAN, lockdep, kmemleak, UBSAN) built
+#      from linux-source-6.1; libFuzzer on the userland decoders; and a
+#      summary of what it survived
+#
+# The debug kernel builds (niced, cached) from the start, while stages 2-5
+# run; the userland fuzzers run beside the debug-kernel VM, one core each.
 #
 # Every stage writes TAP into build/check/; the last line is the sum of all
 # of them: "N passed, N failed, N skipped".
@@ -53,6 +60,11 @@ fi
 KVER=$(vm_kernel_release)
 KDIR=/lib/modules/$KVER/build
 echo "VM kernel: ${KVER:-none}"
+
+# Longest first: the debug kernel (about 5 minutes on 2 cores from scratch).
+( nice -n 10 bash tests/vm/debug-kernel.sh > "$OUT/debug-kernel.dir" \
+	2> "$OUT/debug-kernel.log"; echo $? > "$OUT/debug-kernel.rc" ) &
+DEBUG_KERNEL_JOB=$!
 
 say "static checks"
 S=$OUT/static.tap
@@ -108,6 +120,56 @@ make -s vm-bin > "$OUT/vm-bin.log" 2>&1 &&
 		--out "$OUT/vm" 2>&1 | tee "$OUT/vm.log" | grep -v "^[0-9]* passed"
 cp "$OUT/vm/results.tap" "$OUT/vm.tap" 2>/dev/null ||
 	tap "$OUT/vm.tap" 1 "the VM lane ran" "$OUT/vm.log"
+
+say "reliability lane: debug kernel, stress, fuzzing"
+# Niced: the VMs' tests measure time, the fuzzers only spend it.
+nice -n 10 bash tests/fuzz/run.sh --groups --seconds "${SKD_FUZZ_SECONDS:-120}" \
+	--tap "$OUT/fuzz.tap" > "$OUT/fuzz.log" 2>&1 &
+FUZZ_JOB=$!
+wait "$DEBUG_KERNEL_JOB"
+D=$OUT/debug.tap
+if [ "$(cat "$OUT/debug-kernel.rc" 2>/dev/null)" = 0 ]; then
+	DEBUG_KDIR=$(tail -n 1 "$OUT/debug-kernel.dir")
+	tap "$D" 0 "debug kernel: $(grep -o 'built in [0-9]* s' "$OUT/debug-kernel.log" || echo "cached") ($DEBUG_KDIR)"
+	# The module once more, against the debug kernel, in a tree of its own.
+	rm -rf build/debug-kmod && mkdir -p build/debug-kmod &&
+		cp -r Kbuild kmod uapi build/debug-kmod/ &&
+		make -s -C "$DEBUG_KDIR" M="$TOP/build/debug-kmod" W=1 modules \
+			> "$OUT/debug-kmod.log" 2>&1
+	rc=$?
+	! grep -E "warning:|error:" "$OUT/debug-kmod.log" > /dev/null && [ $rc = 0 ]
+	tap "$D" $? "module builds W=1 clean against the debug kernel" "$OUT/debug-kmod.log"
+	# Two VMs at once, a core each, each ending with its own kmemleak
+	# scan and lockdep check: the whole suite but its million-call fuzz
+	# run (stress.list has one sized for this kernel) and then the 1000
+	# load/unload cycles; the rest of stress.list. About 10 minutes each.
+	{ grep -v '^fuzz_device ' tests/kselftest/list
+	  grep '^module_cycle' tests/kselftest/stress.list; } > "$OUT/debug-suite.list"
+	grep -v '^module_cycle' tests/kselftest/stress.list > "$OUT/debug-stress.list"
+	vms=()
+	for lane in suite stress; do
+		list=$OUT/debug-$lane.list
+		bash tests/vm/run.sh --kernel "$DEBUG_KDIR/arch/x86/boot/bzImage" \
+			--no-pvh --ko build/debug-kmod/skidless.ko --bin build/vm-bin \
+			--tests $list --mem 2G --timeout 2400 \
+			--out "$OUT/debug-$lane" > "$OUT/debug-$lane.log" 2>&1 &
+		vms+=($!)
+	done
+	wait "${vms[@]}"
+	for lane in suite stress; do
+		grep -E "^  |FAIL|^vm:" "$OUT/debug-$lane.log" | grep -v " 0 failed"
+		# the same test names as the first VM lane: say which kernel
+		sed -E "s/^((not )?ok [0-9]+) /\\1 debug kernel ($lane): /" \
+			"$OUT/debug-$lane/results.tap" >> "$D" 2>/dev/null ||
+			tap "$D" 1 "the debug-kernel $lane VM ran" "$OUT/debug-$lane.log"
+	done
+else
+	tap "$D" 1 "the debug kernel builds from linux-source-6.1" "$OUT/debug-kernel.log"
+fi
+wait "$FUZZ_JOB"
+[ -s "$OUT/fuzz.tap" ] || tap "$OUT/fuzz.tap" 1 "the userland fuzzers ran" "$OUT/fuzz.log"
+grep -E "^(not )?ok" "$OUT/fuzz.tap"
+bash tests/reliability_summary.sh "$OUT" | tee "$OUT/reliability.txt"
 
 say "summary"
 echo "make check took $(( $(date +%s) - START )) s; logs in build/check/"

@@ -10,6 +10,8 @@ PACKAGES=(
 	linux-headers-amd64 linux-image-amd64
 	qemu-system-x86 busybox-static
 	sparse linux-source-6.1 cppcheck valgrind
+	flex bison bc
+	clang libclang-rt-14-dev llvm
 )
 
 missing=()

@@ -27,7 +27,7 @@ rc=$?
 [ $rc = 0 ] && grep -q "timer (default)" "$T/info" && grep -q "^pmu:" "$T/info"
 result $? "info names the backends and the PMU (rc $rc)"
 
-skidless record -q -F 1000 -o "$T/busy.data" -- "$BIN/busyloop" 2 2> "$T/rec.err"
+skidless record -q -F 1000 -o "$T/busy.data" -- "$BIN/busyloop" "$(slow 2)" 2> "$T/rec.err"
 rc=$?
 [ $rc = 0 ] && grep -q "lost 0" "$T/rec.err"
 result $? "record -- busyloop: exit 0, nothing lost (rc $rc)"
@@ -67,7 +67,7 @@ sed -n '1,12s/^/# /p' "$T/report"
 # A command whose processes live a fraction of a second each: their maps
 # must still be read in time (ptrace exit stops).
 skidless record -q -F 1000 -o "$T/short.data" -- sh -c \
-	"$BIN/busyloop 0.4; $BIN/busyloop 0.4; $BIN/busyloop 0.4" 2> /dev/null
+	"$BIN/busyloop $(slow 0.4); $BIN/busyloop $(slow 0.4); $BIN/busyloop $(slow 0.4)" 2> /dev/null
 skidless script -i "$T/short.data" | grep " busyloop " | leaves > "$T/short"
 pct=$(share "spin+0x" "$T/short")
 pids=$(skidless script -i "$T/short.data" | awk '/ busyloop / { split($2, a, "/"); print a[1] }' | sort -u | wc -l)

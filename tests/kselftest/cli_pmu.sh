@@ -30,7 +30,7 @@ result $? "info --pmu sim:$M names the model, its PEBS format and LBR"
 sed 's/^/# /' "$T/info"
 
 skidless record -q --backend "sim:$M" -e cycles:ppp -b -o "$T/b.data" -- \
-	"$BIN/busyloop" 1 2> "$T/rec.err"
+	"$BIN/busyloop" "$(slow 1)" 2> "$T/rec.err"
 rc=$?
 [ $rc = 0 ] && grep -q "lost 0" "$T/rec.err"
 result $? "record -e cycles:ppp -b -- busyloop: exit 0, nothing lost (rc $rc)"

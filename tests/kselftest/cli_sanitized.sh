@@ -27,6 +27,7 @@ clean() {
 		result 1 "$desc: sanitizer report"
 		return
 	fi
+	[ "$rc" = "$want" ] || sed -n '1,10s/^/# /p' "$T/err"
 	[ "$rc" = "$want" ]
 	result $? "$desc (rc $rc)"
 }
@@ -36,7 +37,7 @@ clean "info" 0 "$SKD" info
 clean "record -- busyloop" 0 "$SKD" record -q -o "$T/a.data" -- "$BIN/busyloop" 1
 clean "record -- sh with short-lived children" 0 "$SKD" record -q -o "$T/b.data" -- \
 	sh -c "$BIN/busyloop 0.2; $BIN/busyloop 0.2"
-"$BIN/busyloop" 2 &
+"$BIN/busyloop" "$(slow 2)" &
 clean "record -p" 0 "$SKD" record -q -p $! --duration 0.5 -o "$T/c.data"
 wait
 clean "record -a with a small ring that overflows" 0 "$SKD" record -q -a \
@@ -55,5 +56,5 @@ clean "report with two events" 0 "$SKD" report -i "$T/f.data"
 clean "an event the planner refuses, explained" 1 "$SKD" record -q \
 	--backend sim:skylake -e branches,branches,branches,branches,branches \
 	-o "$T/g.data" -- true
-clean "selftest on sim" 0 "$SKD" selftest --backend sim:skylake --seconds 0.5
+clean "selftest on sim" 0 "$SKD" selftest --backend sim:skylake --seconds "$(slow 0.5)"
 finish

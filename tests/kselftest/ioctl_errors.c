@@ -290,16 +290,9 @@ static pid_t find_unused_pid(void)
 
 int main(void)
 {
-	int fd, i;
+	int i;
 
-	fd = skd_dev_open(false);
-	if (fd < 0)
-		ktap_skip_all("cannot open /dev/skidless");
-	if (skd_dev_info(fd, &info)) {
-		printf("Bail out! GET_INFO failed: %s\n", strerror(errno));
-		return KTAP_FAIL;
-	}
-	close(fd);
+	test_device_info(&info);
 	unused_pid = find_unused_pid();
 	cpus_ok[0] = 1;
 	cpus_bad[0] = 1ULL << 63;

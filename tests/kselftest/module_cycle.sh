@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The module's lifecycle: unload is refused while a session is open or a
-# ring is still mapped, works after, and survives 100 load/unload cycles.
+# ring is still mapped, works after, and survives CYCLES ($1, default 100)
+# load/unload cycles.
 . "$(dirname "$0")/tap.sh"
 
 KO=${SKD_KO:-/skd/skidless.ko}
-CYCLES=100
+CYCLES=${1:-100}
 
 loaded() {
 	grep -q '^skidless ' /proc/modules

@@ -376,7 +376,8 @@ static void test_throttling(const struct pmu_test *pt)
 }
 
 struct hotplug_tally {
-	uint64_t t_going, t_off, t_on;	/* offline asked, done; online done */
+	/* offline asked, done; online asked, done */
+	uint64_t t_going, t_off, t_coming, t_on;
 	uint64_t before, during, after;
 };
 
@@ -386,10 +387,14 @@ static void each_hotplug(const struct skd_event *ev, void *arg)
 
 	if (ev->type != SKD_REC_SAMPLE || ev->id->cpu != HOTPLUG_CPU)
 		return;
-	/* Records stamped while the CPU went down are neither. */
+	/*
+	 * Records stamped while the CPU went down or came up are neither:
+	 * it samples again from its online callback on, before the write
+	 * to "online" returns.
+	 */
 	if (ev->id->time < h->t_going)
 		h->before++;
-	else if (ev->id->time >= h->t_off && ev->id->time < h->t_on)
+	else if (ev->id->time >= h->t_off && ev->id->time < h->t_coming)
 		h->during++;
 	else if (ev->id->time >= h->t_on)
 		h->after++;
@@ -410,7 +415,8 @@ static void drain_for(struct test_session *s, struct drained *d, double secs)
 static void test_hotplug(const struct pmu_test *pt)
 {
 	struct hotplug_tally h = {
-		.t_going = UINT64_MAX, .t_off = UINT64_MAX, .t_on = UINT64_MAX,
+		.t_going = UINT64_MAX, .t_off = UINT64_MAX,
+		.t_coming = UINT64_MAX, .t_on = UINT64_MAX,
 	};
 	struct drained d = { .each = each_hotplug, .arg = &h };
 	struct skd_cpu_stats per_cpu[64], sum;
@@ -440,6 +446,7 @@ static void test_hotplug(const struct pmu_test *pt)
 	off = write_text(ONLINE, "0");
 	h.t_off = ns_now();
 	drain_for(&s, &d, 0.5);
+	h.t_coming = ns_now();
 	on = write_text(ONLINE, "1");
 	h.t_on = ns_now();
 	drain_for(&s, &d, 0.8);
@@ -451,6 +458,8 @@ static void test_hotplug(const struct pmu_test *pt)
 		diffs = msr_diffs(&pre, &post);
 	reap(spin[0]);
 	reap(spin[1]);
+	ktap_diag("cpu%d offline: %s, online: %s", HOTPLUG_CPU,
+		  off ? strerror(-off) : "ok", on ? strerror(-on) : "ok");
 	ktap_diag("cpu%d samples: %llu before offline, %llu while offline, "
 		  "%llu after online; generated %llu delivered %llu lost %llu",
 		  HOTPLUG_CPU, (unsigned long long)h.before,

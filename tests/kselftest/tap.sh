@@ -37,3 +37,11 @@ finish() {
 	[ "$tap_n" = "$tap_planned" ] || { diag "planned $tap_planned, ran $tap_n"; exit 1; }
 	exit $tap_fail
 }
+
+# slow SECONDS: a workload's duration, stretched on a slow kernel. On a
+# kernel with KASAN and lockdep (the reliability lane) exec, page faults
+# and allocations cost many times more, and a profile of a short program
+# is mostly its start-up; /init sets SKD_SLOW to the factor there.
+slow() {
+	awk -v s="$1" -v f="${SKD_SLOW:-1}" 'BEGIN { print s * f }'
+}

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -26,6 +27,19 @@ struct skd_config test_config(uint64_t freq, uint32_t ring_pages,
 	};
 
 	return cfg;
+}
+
+void test_device_info(struct skd_info *info)
+{
+	int fd = skd_dev_open(false);
+
+	if (fd < 0)
+		ktap_skip_all("cannot open /dev/skidless");
+	if (skd_dev_info(fd, info)) {
+		printf("Bail out! GET_INFO failed: %s\n", strerror(errno));
+		exit(KTAP_FAIL);
+	}
+	close(fd);
 }
 
 int session_open(struct test_session *s, const struct skd_config *cfg)

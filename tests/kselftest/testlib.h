@@ -22,6 +22,12 @@ struct test_session {
 	struct skd_reader *reader;
 };
 
+/*
+ * GET_INFO on a fresh fd, which is closed again. Ends the test: a skip
+ * when the device cannot be opened, a bail-out when GET_INFO fails.
+ */
+void test_device_info(struct skd_info *info);
+
 /* Open, configure, map. Prints a diagnostic and returns -errno on failure. */
 int session_open(struct test_session *s, const struct skd_config *cfg);
 void session_close(struct test_session *s);

@@ -30,6 +30,9 @@
 export PATH=/skd/bin:/bin
 export SKD_KO=/skd/skidless.ko
 export HOME=/tmp
+# A lockdep kernel is the reliability lane's debug kernel (KASAN, kmemleak,
+# ...): tests stretch the workloads they profile by this factor (tap.sh).
+[ -r /proc/lockdep_stats ] && export SKD_SLOW=5
 set -f                       # test arguments are never globbed
 
 STATE=/run/skd               # scratch space the tests do not see as cwd
@@ -128,6 +131,7 @@ run_test_line() {
     if [ "$secs" -gt 0 ]; then log "test $name (limit ${secs}s)"
     else log "test $name (no time limit)"; fi
     tap "# skd-test: $name"
+    t0=$(cut -d' ' -f1 /proc/uptime)
     if [ -x "/skd/bin/$name" ]; then
         cd /tmp
         run_limited "$secs" "/skd/bin/$name" "$@"
@@ -136,6 +140,7 @@ run_test_line() {
         tap "# /skd/bin/$name is missing or not executable"
         RC=127
     fi
+    tap "# skd-test-time: $name $(awk -v a="$t0" '{ printf "%.1f", $1 - a }' /proc/uptime) s"
     tap "# skd-test-exit: $name rc=$RC"
 }
 
@@ -161,6 +166,47 @@ run_demo() {
     tap "# skd-demo-exit: rc=$rc"
 }
 
+# On a kernel with kmemleak: forget what boot left behind (the scan at the
+# end then reports only what the tests leaked), and at the end scan twice,
+# objects younger than 5 s being exempt, and report a section of its own.
+KMEMLEAK=/sys/kernel/debug/kmemleak
+kmemleak_baseline() {
+    [ -w "$KMEMLEAK" ] || return 0
+    echo scan >"$KMEMLEAK" 2>/dev/null
+    echo clear >"$KMEMLEAK" 2>/dev/null
+}
+
+kmemleak_report() {
+    [ -w "$KMEMLEAK" ] || return 0
+    log "kmemleak scan"
+    tap "# skd-test: kmemleak"
+    tap "1..1"
+    sleep 6
+    echo scan >"$KMEMLEAK"
+    echo scan >"$KMEMLEAK"
+    n=$(grep -c '^unreferenced object' "$KMEMLEAK")
+    if [ "$n" = 0 ]; then
+        tap "ok 1 no unreferenced object after the tests"
+    else
+        tap "not ok 1 $n unreferenced objects after the tests"
+        head -n 60 "$KMEMLEAK" | comment
+    fi
+    tap "# skd-test-exit: kmemleak rc=0"
+}
+
+# Lockdep turns itself off after its first report: still on = no report.
+lockdep_report() {
+    [ -r /proc/lockdep_stats ] || return 0
+    tap "# skd-test: lockdep"
+    tap "1..1"
+    if grep -Eq '^ *debug_locks: *1$' /proc/lockdep_stats; then
+        tap "ok 1 still enabled at the end, so it reported nothing"
+    else
+        tap "not ok 1 turned off by a report (see the kernel log)"
+    fi
+    tap "# skd-test-exit: lockdep rc=0"
+}
+
 trailer() {
     tap "# skd-taint: $(cat /proc/sys/kernel/tainted)"
     tap "# skd-dmesg-begin"
@@ -177,6 +223,7 @@ main() {
     exec 3>/dev/ttyS1
     tap "# skd-taint-start: $(cat /proc/sys/kernel/tainted)"
     tap "# skd-kernel: $(uname -r)"
+    kmemleak_baseline
     load_module
     if [ "$(cat /skd/mode 2>/dev/null)" = demo ]; then
         run_demo
@@ -185,6 +232,8 @@ main() {
     fi
     reap_all
     unload_module
+    kmemleak_report
+    lockdep_report
     trailer
     log "done, powering off"
     # Closing the last descriptor of ttyS1 waits until the UART has sent

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Feeds input bytes as a capture file to skd_profile_load() and names
+ * every sample and record as `script --all` and `report` do: anyone can
+ * hand the tool a capture. The file system is kept out by --wrap, below.
+ */
+#include <string.h>
+
+#include "capture.h"
+#include "fuzzlib.h"
+#include "profile.h"
+#include "symbols.h"
+
+/*
+ * Linked with --wrap: kernel symbols are a short list instead of
+ * /proc/kallsyms (the kallsyms target fuzzes that reader), a mapping of
+ * "/fx..." is the ELF fixture FUZZ_FX_ELF, any other path one that does
+ * not exist.
+ */
+struct skd_symtab *__wrap_skd_symtab_open_kallsyms(const char *path);
+const struct skd_symtab *__real_skd_symcache_get(struct skd_symcache *c,
+						 const char *path);
+const struct skd_symtab *__wrap_skd_symcache_get(struct skd_symcache *c,
+						 const char *path);
+
+struct skd_symtab *__wrap_skd_symtab_open_kallsyms(const char *path)
+{
+	static const struct skd_sym ksyms[] = {
+		{ 0xffffffff81000000ULL, 0x1000, "_text" },
+		{ 0xffffffff81001300ULL, 0x100, "do_work" },
+		{ 0xffffffffc0001000ULL, 0, "mod_fn [fxmod]" },
+	};
+
+	(void)path;
+	return skd_symtab_from_list(ksyms, sizeof(ksyms) / sizeof(ksyms[0]));
+}
+
+const struct skd_symtab *__wrap_skd_symcache_get(struct skd_symcache *c,
+						 const char *path)
+{
+	char alt[4096];
+
+	if (!strncmp(path, "/fx", 3))
+		return __real_skd_symcache_get(c, FUZZ_FX_ELF);
+	snprintf(alt, sizeof(alt), "/nonexistent%s", path);
+	return __real_skd_symcache_get(c, alt);
+}
+
+static size_t sink;
+
+static void touch_frame(const struct skd_frame *f)
+{
+	FUZZ_CHECK(f->dso);
+	sink += strlen(f->dso) + f->ip + f->off;
+	if (f->sym)
+		sink += strlen(f->sym);
+}
+
+/* print_sample() of cmd_script.c, without the printing. */
+static void walk_sample(struct skd_profile *p, const struct skd_event *ev)
+{
+	const struct skd_branch_entry *b = ev->sample.branches;
+	unsigned int i, n = skd_profile_nr_frames(ev);
+	struct skd_frame f, to;
+	const char *comm;
+
+	FUZZ_CHECK(ev->type == SKD_REC_SAMPLE && ev->id);
+	comm = skd_profile_comm(p, ev->id->pid, ev->id->tid, ev->id->time);
+	if (comm)
+		sink += strlen(comm);
+	sink += strlen(skd_profile_event_name(p, ev->sample.rec->event));
+	for (i = 0; i < n; i++) {
+		skd_profile_frame(p, ev, i, &f);
+		touch_frame(&f);
+	}
+	if (ev->sample.mem)
+		sink += ev->sample.mem->addr + ev->sample.mem->latency;
+	for (i = 0; b && i < ev->sample.nr_branches; i++) {
+		skd_profile_addr(p, ev, b[i].from, &f);
+		skd_profile_addr(p, ev, b[i].to, &to);
+		touch_frame(&f);
+		touch_frame(&to);
+	}
+}
+
+/* print_other() of cmd_script.c. */
+static void walk_other(const struct skd_profile *p, const struct skd_event *ev)
+{
+	const char *comm;
+
+	FUZZ_CHECK(ev->id && ev->type != SKD_REC_SAMPLE);
+	comm = skd_profile_comm(p, ev->id->pid, ev->id->tid, ev->id->time);
+	if (comm)
+		sink += strlen(comm);
+	switch (ev->type) {
+	case SKD_REC_COMM:
+		sink += strlen(ev->comm->comm);
+		break;
+	case SKD_REC_EXEC:
+		sink += strlen(ev->exec.path);
+		break;
+	case SKD_REC_FORK:
+		sink += ev->task->ppid + ev->task->ptid;
+		break;
+	case SKD_REC_LOST:
+		sink += ev->lost->lost;
+		break;
+	case SKD_REC_THROTTLE:
+	case SKD_REC_UNTHROTTLE:
+		sink += ev->throttle->limit;
+		break;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const struct skd_profile_totals *t;
+	struct skd_event ev, other;
+	size_t i = 0, j = 0, ns, no;
+	struct skd_profile *p;
+	struct skd_frame f;
+	char err[512];
+	unsigned int k;
+
+	err[0] = '\0';
+	if (skd_profile_load(fuzz_file(data, size), &p, err, sizeof(err))) {
+		FUZZ_CHECK(err[0] && strlen(err) < sizeof(err));
+		return 0;
+	}
+	t = skd_profile_totals(p);
+	FUZZ_CHECK(!t->corrupt || t->bad_offset < size);
+	for (k = 0; k < 5; k++)
+		sink += strlen(skd_profile_session_string(p, k));
+
+	/* script --all: two time-ordered streams merged. */
+	ns = skd_profile_nr_samples(p);
+	no = skd_profile_nr_other(p);
+	while (i < ns || j < no) {
+		if (i < ns)
+			skd_profile_sample(p, i, &ev);
+		if (j < no)
+			skd_profile_other(p, j, &other);
+		if (j < no && (i >= ns || other.id->time < ev.id->time)) {
+			walk_other(p, &other);
+			j++;
+		} else {
+			walk_sample(p, &ev);
+			i++;
+		}
+	}
+
+	/* report: the leaf frame of each sample, by event. */
+	for (i = 0; i < ns; i++) {
+		skd_profile_sample(p, i, &ev);
+		skd_profile_frame(p, &ev, 0, &f);
+		touch_frame(&f);
+		sink += strlen(skd_profile_event_name(p, ev.sample.rec->event));
+	}
+	skd_profile_free(p);
+	return 0;
+}
