@@ -67,8 +67,8 @@ int main(int argc, char **argv)
 		ktap_skip_all("cannot set up a sim session");
 	nr = s.info.nr_cpu_ids < NR_CPUS_MAX ? s.info.nr_cpu_ids : NR_CPUS_MAX;
 
-	spin[0] = spawn_spinner(secs);
-	spin[1] = spawn_spinner(secs);
+	spin[0] = spawn_spinner_on(secs, 0);
+	spin[1] = spawn_spinner_on(secs, 1);
 	t0 = now_seconds();
 	skd_dev_start(s.fd);
 	while ((elapsed = now_seconds() - t0) < secs) {

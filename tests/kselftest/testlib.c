@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +178,22 @@ pid_t spawn_spinner(double seconds)
 	pid_t pid = fork();
 
 	if (!pid) {
+		spin_for(seconds);
+		_exit(0);
+	}
+	return pid;
+}
+
+pid_t spawn_spinner_on(double seconds, int cpu)
+{
+	pid_t pid = fork();
+	cpu_set_t one;
+
+	if (!pid) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			_exit(1);
 		spin_for(seconds);
 		_exit(0);
 	}

@@ -52,6 +52,8 @@ int session_stats(struct test_session *s, struct skd_cpu_stats *per_cpu,
 
 /* A child that spins in spin_loop() for @seconds, then exits 0. */
 pid_t spawn_spinner(double seconds);
+/* The same, on CPU @cpu only. */
+pid_t spawn_spinner_on(double seconds, int cpu);
 /* Wait for @pid; true when it exited 0. */
 bool reap(pid_t pid);
 /* Poll @pid (sleeping 50 ms when it still runs); false on error. */
