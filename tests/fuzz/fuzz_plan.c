@@ -10,38 +10,20 @@
 #include "models.h"
 #include "pebs.h"
 #include "plan.h"
+#include "pmu_caps.h"
 
 #define PEBS_BUFFER_BYTES	(64 * 1024)	/* intel/backend.c's */
 
-/* PMUs as tests/unit/test_plan.c describes them (reference 1.4, 1.5). */
+/* The host tests' PMUs (tests/unit/pmu_caps.c), and variants of them. */
 static void caps_of(unsigned int pick, struct skd_pmu_caps *c)
 {
-	memset(c, 0, sizeof(*c));
-	strcpy(c->vendor, "GenuineIntel");
-	c->family = 6;
-	c->gp_width = 48;
-	c->fixed_width = 48;
-	c->lbr_from = 0x680;
-	c->lbr_to = 0x6c0;
-	c->lbr_info = 0xdc0;
-	c->lbr_fmt = 5;
-	c->lbr_nr = 32;
 	switch (pick % 10) {
 	case 0:	/* Skylake server: PEBS format 3, legacy LBR */
 	case 4:	/* ... without full-width writes */
 	case 5:	/* ... with page-table isolation */
 	case 6:	/* ... in a guest without PEBS */
 	case 7:	/* ... with PEBS format 1 */
-		c->model = 0x55;
-		c->version = 4;
-		c->nr_gp = 4;
-		c->nr_fixed = 3;
-		c->fixed_mask = 0x7;
-		c->perf_cap = 0x5 | 0x40 | 0x80 | 0x300 | 0x2000;
-		c->pebs_fmt = 3;
-		c->flags = SKD_PMU_USABLE | SKD_PMU_PEBS | SKD_PMU_PEBS_TRAP |
-			   SKD_PMU_LBR | SKD_PMU_FW_WRITES;
-		c->cpu = skd_cpu_model_by_name("skylake");
+		pmu_caps_skylake(c);
 		if (pick % 10 == 4)
 			c->flags &= ~SKD_PMU_FW_WRITES;
 		if (pick % 10 == 5)
@@ -54,59 +36,23 @@ static void caps_of(unsigned int pick, struct skd_pmu_caps *c)
 		if (pick % 10 == 7)
 			c->pebs_fmt = 1;
 		break;
-	case 9:	/* Ice Lake without LBR */
-		c->lbr_nr = 0;
-		c->lbr_fmt = 0;
-		/* Fall through. */
 	case 1:	/* Ice Lake: adaptive PEBS format 4 */
-		c->model = 0x6a;
-		c->version = 5;
-		c->nr_gp = 8;
-		c->nr_fixed = 4;
-		c->fixed_mask = 0xf;
-		c->perf_cap = 0x5 | 0x40 | 0x80 | 0x400 | 0x2000 | 0x4000;
-		c->pebs_fmt = 4;
-		c->flags = SKD_PMU_USABLE | SKD_PMU_PEBS |
-			   SKD_PMU_PEBS_BASELINE | SKD_PMU_PEBS_TRAP |
-			   SKD_PMU_LBR | SKD_PMU_FW_WRITES;
-		c->cpu = skd_cpu_model_by_name("icelake");
-		if (pick % 10 == 9)
+	case 9:	/* ... without LBR */
+		pmu_caps_icelake(c);
+		if (pick % 10 == 9) {
+			c->lbr_nr = 0;
+			c->lbr_fmt = 0;
 			c->flags &= ~SKD_PMU_LBR;
+		}
 		break;
 	case 2:	/* Sapphire Rapids: PEBS format 5, arch LBR */
 	case 8:	/* ... whose arch LBR filters nothing */
-		c->model = 0x8f;
-		c->version = 5;
-		c->nr_gp = 8;
-		c->nr_fixed = 4;
-		c->fixed_mask = 0xf;
-		c->perf_cap = 0x3f | 0x40 | 0x80 | 0x500 | 0x2000 | 0x4000;
-		c->pebs_fmt = 5;
-		c->lbr_fmt = 0;
-		c->lbr_from = c->lbr_to = c->lbr_info = 0;
-		c->arch_lbr_depths = 0x0f;
-		c->arch_lbr_ebx = 0x7;
-		c->arch_lbr_ecx = 0x7;
-		c->flags = SKD_PMU_USABLE | SKD_PMU_PEBS |
-			   SKD_PMU_PEBS_BASELINE | SKD_PMU_PEBS_TRAP |
-			   SKD_PMU_ARCH_LBR | SKD_PMU_FW_WRITES;
-		c->cpu = skd_cpu_model_by_name("sapphirerapids");
+		pmu_caps_sapphirerapids(c);
 		if (pick % 10 == 8)
 			c->arch_lbr_ebx = 0;
 		break;
 	case 3:	/* Ivy Bridge: PEBS format 1, not in the tables */
-		c->model = 0x3a;
-		c->version = 3;
-		c->nr_gp = 4;
-		c->nr_fixed = 3;
-		c->fixed_mask = 0x7;
-		c->perf_cap = 0x3 | 0x40 | 0x80 | 0x100;
-		c->pebs_fmt = 1;
-		c->lbr_fmt = 3;
-		c->lbr_nr = 16;
-		c->lbr_info = 0;
-		c->flags = SKD_PMU_USABLE | SKD_PMU_PEBS | SKD_PMU_PEBS_TRAP |
-			   SKD_PMU_LBR;
+		pmu_caps_ivybridge(c);
 		break;
 	}
 }

@@ -43,6 +43,7 @@
 
 #include "models.h"
 #include "plan.h"
+#include "pmu_caps.h"
 
 /* 2^48 - 100003: period 100003 on a 48-bit counter. */
 #define R100003		0xfffffffe795dULL
@@ -55,120 +56,12 @@
 
 #define PEBS_BYTES	65536
 
-/* ---- the CPUs ----------------------------------------------------------- */
-
-static void caps_skylake(struct skd_pmu_caps *c)
-{
-	memset(c, 0, sizeof(*c));
-	strcpy(c->vendor, "GenuineIntel");
-	c->signature = 0x50654;
-	c->family = 6;
-	c->model = 0x55;
-	c->stepping = 4;
-	c->version = 4;
-	c->nr_gp = 4;
-	c->gp_width = 48;
-	c->nr_fixed = 3;
-	c->fixed_width = 48;
-	c->fixed_mask = 0x7;
-	/* LBR fmt 5, PEBS trap, arch regs, PEBS fmt 3, FW writes (1.4) */
-	c->perf_cap = 0x5 | 0x40 | 0x80 | 0x300 | 0x2000;
-	c->pebs_fmt = 3;
-	c->lbr_fmt = 5;
-	c->lbr_nr = 32;
-	c->lbr_from = 0x680;
-	c->lbr_to = 0x6c0;
-	c->lbr_info = 0xdc0;
-	c->flags = SKD_PMU_USABLE | SKD_PMU_PEBS | SKD_PMU_PEBS_TRAP |
-		   SKD_PMU_LBR | SKD_PMU_FW_WRITES | SKD_PMU_SIMULATED;
-	c->cpu = skd_cpu_model_by_name("skylake");
-}
-
-static void caps_icelake(struct skd_pmu_caps *c)
-{
-	memset(c, 0, sizeof(*c));
-	strcpy(c->vendor, "GenuineIntel");
-	c->signature = 0x606a6;
-	c->family = 6;
-	c->model = 0x6a;
-	c->stepping = 6;
-	c->version = 5;
-	c->nr_gp = 8;
-	c->gp_width = 48;
-	c->nr_fixed = 4;
-	c->fixed_width = 48;
-	c->fixed_mask = 0xf;
-	/* LBR fmt 5, trap, arch regs, PEBS fmt 4, FW writes, baseline */
-	c->perf_cap = 0x5 | 0x40 | 0x80 | 0x400 | 0x2000 | 0x4000;
-	c->pebs_fmt = 4;
-	c->lbr_fmt = 5;
-	c->lbr_nr = 32;
-	c->lbr_from = 0x680;
-	c->lbr_to = 0x6c0;
-	c->lbr_info = 0xdc0;
-	c->flags = SKD_PMU_USABLE | SKD_PMU_PEBS | SKD_PMU_PEBS_BASELINE |
-		   SKD_PMU_PEBS_TRAP | SKD_PMU_LBR | SKD_PMU_FW_WRITES |
-		   SKD_PMU_SIMULATED;
-	c->cpu = skd_cpu_model_by_name("icelake");
-}
-
-static void caps_spr(struct skd_pmu_caps *c)
-{
-	memset(c, 0, sizeof(*c));
-	strcpy(c->vendor, "GenuineIntel");
-	c->signature = 0x806f8;
-	c->family = 6;
-	c->model = 0x8f;
-	c->stepping = 8;
-	c->version = 5;
-	c->nr_gp = 8;
-	c->gp_width = 48;
-	c->nr_fixed = 4;
-	c->fixed_width = 48;
-	c->fixed_mask = 0xf;
-	/* LBR fmt 0x3f (arch LBR), trap, arch regs, fmt 5, FW, baseline */
-	c->perf_cap = 0x3f | 0x40 | 0x80 | 0x500 | 0x2000 | 0x4000;
-	c->pebs_fmt = 5;
-	c->lbr_nr = 32;
-	c->arch_lbr_depths = 0x0f;	/* 8, 16, 24, 32 (1.5) */
-	c->arch_lbr_ebx = 0x7;		/* CPL, branch type, call stack */
-	c->arch_lbr_ecx = 0x7;		/* mispredict, timed, branch type */
-	c->flags = SKD_PMU_USABLE | SKD_PMU_PEBS | SKD_PMU_PEBS_BASELINE |
-		   SKD_PMU_PEBS_TRAP | SKD_PMU_ARCH_LBR | SKD_PMU_FW_WRITES |
-		   SKD_PMU_SIMULATED;
-	c->cpu = skd_cpu_model_by_name("sapphirerapids");
-}
-
-/* Ivy Bridge: PEBS format 1, 16 LBRs, not in skidless's tables. */
-static void caps_unknown(struct skd_pmu_caps *c)
-{
-	memset(c, 0, sizeof(*c));
-	strcpy(c->vendor, "GenuineIntel");
-	c->signature = 0x306a9;
-	c->family = 6;
-	c->model = 0x3a;
-	c->stepping = 9;
-	c->version = 3;
-	c->nr_gp = 4;
-	c->gp_width = 48;
-	c->nr_fixed = 3;
-	c->fixed_width = 48;
-	c->fixed_mask = 0x7;
-	c->perf_cap = 0x3 | 0x40 | 0x80 | 0x100;
-	c->pebs_fmt = 1;
-	c->lbr_fmt = 3;
-	c->lbr_nr = 16;
-	c->lbr_from = 0x680;
-	c->lbr_to = 0x6c0;
-	c->flags = SKD_PMU_USABLE | SKD_PMU_PEBS | SKD_PMU_PEBS_TRAP |
-		   SKD_PMU_LBR;
-	c->cpu = NULL;
-}
+/* ---- the CPUs: pmu_caps.c's, and variants of them ---------------------- */
 
 /* A Skylake guest whose hypervisor hides PEBS. */
 static void caps_nopebs(struct skd_pmu_caps *c)
 {
-	caps_skylake(c);
+	pmu_caps_skylake(c);
 	c->perf_cap &= ~0xf00ULL;
 	c->pebs_fmt = 0;
 	c->flags &= ~(SKD_PMU_PEBS | SKD_PMU_PEBS_TRAP | SKD_PMU_SIMULATED);
@@ -177,20 +70,20 @@ static void caps_nopebs(struct skd_pmu_caps *c)
 
 static void caps_pti(struct skd_pmu_caps *c)
 {
-	caps_skylake(c);
+	pmu_caps_skylake(c);
 	c->flags |= SKD_PMU_PTI;
 }
 
 static void caps_nofw(struct skd_pmu_caps *c)
 {
-	caps_skylake(c);
+	pmu_caps_skylake(c);
 	c->perf_cap &= ~0x2000ULL;
 	c->flags &= ~SKD_PMU_FW_WRITES;
 }
 
 static void caps_unusable(struct skd_pmu_caps *c)
 {
-	caps_skylake(c);
+	pmu_caps_skylake(c);
 	c->flags &= ~SKD_PMU_USABLE;
 	strcpy(c->why, "no architectural perfmon (CPUID.0AH:EAX = 0)");
 }
@@ -198,25 +91,25 @@ static void caps_unusable(struct skd_pmu_caps *c)
 /* Skylake's table with older PEBS record formats. */
 static void caps_skl_fmt1(struct skd_pmu_caps *c)
 {
-	caps_skylake(c);
+	pmu_caps_skylake(c);
 	c->pebs_fmt = 1;
 }
 
 static void caps_skl_fmt2(struct skd_pmu_caps *c)
 {
-	caps_skylake(c);
+	pmu_caps_skylake(c);
 	c->pebs_fmt = 2;
 }
 
 static void caps_skl_fmt6(struct skd_pmu_caps *c)
 {
-	caps_skylake(c);
+	pmu_caps_skylake(c);
 	c->pebs_fmt = 6;
 }
 
 static void caps_skl_nolbr(struct skd_pmu_caps *c)
 {
-	caps_skylake(c);
+	pmu_caps_skylake(c);
 	c->lbr_nr = 0;
 	c->flags &= ~SKD_PMU_LBR;
 }
@@ -224,7 +117,7 @@ static void caps_skl_nolbr(struct skd_pmu_caps *c)
 /* Ice Lake with PEBS format 4 but no baseline: basic records only. */
 static void caps_icl_nobaseline(struct skd_pmu_caps *c)
 {
-	caps_icelake(c);
+	pmu_caps_icelake(c);
 	c->perf_cap &= ~0x4000ULL;
 	c->flags &= ~SKD_PMU_PEBS_BASELINE;
 }
@@ -232,7 +125,7 @@ static void caps_icl_nobaseline(struct skd_pmu_caps *c)
 /* Architectural LBR without CPL, type or call-stack filtering. */
 static void caps_spr_ebx0(struct skd_pmu_caps *c)
 {
-	caps_spr(c);
+	pmu_caps_sapphirerapids(c);
 	c->arch_lbr_ebx = 0;
 }
 
@@ -309,7 +202,7 @@ static const struct scenario scenarios[] = {
 	/* ---- Skylake: v4, 4 GP, 3 fixed, PEBS fmt 3, legacy LBR ---- */
 	{
 		.name = "skylake cycles",
-		.caps = caps_skylake, .nr = 1, .ev = { EV(CYCLES, 0) },
+		.caps = pmu_caps_skylake, .nr = 1, .ev = { EV(CYCLES, 0) },
 		.want = {
 			.fixed_ctrl = 0xb0,		/* fixed 1: OS|USR|PMI */
 			.global_ctrl = 0x200000000,	/* bit 33 */
@@ -320,7 +213,7 @@ static const struct scenario scenarios[] = {
 	{
 		/* cycles:pp is INST_RETIRED.PREC_DIST inv cmask=16 (4.3). */
 		.name = "skylake cycles:pp",
-		.caps = caps_skylake, .nr = 1, .ev = { EV(SKL_PCYCLES, 2) },
+		.caps = pmu_caps_skylake, .nr = 1, .ev = { EV(SKL_PCYCLES, 2) },
 		.want = {
 			/* 0x108001c0 | EN | USR | OS, no INT (PEBS) */
 			.eventsel = { [1] = 0x10c301c0 },
@@ -334,7 +227,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "skylake cycles:ppp",
-		.caps = caps_skylake, .nr = 1, .ev = { EV(SKL_PCYCLES, 3) },
+		.caps = pmu_caps_skylake, .nr = 1, .ev = { EV(SKL_PCYCLES, 3) },
 		.want = {
 			.eventsel = { [1] = 0x10c301c0 },
 			.global_ctrl = 0x2, .pebs_enable = 0x2,
@@ -347,7 +240,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "skylake instructions:ppp",
-		.caps = caps_skylake, .nr = 1, .ev = { EV(SKL_PDIST, 3) },
+		.caps = pmu_caps_skylake, .nr = 1, .ev = { EV(SKL_PDIST, 3) },
 		.want = {
 			.eventsel = { [1] = 0x4301c0 },	/* 0x1c0|EN|USR|OS */
 			.global_ctrl = 0x2, .pebs_enable = 0x2,
@@ -360,7 +253,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "skylake loads+stores+l3_miss:pp",
-		.caps = caps_skylake, .nr = 3, .ev = { MEM_PP },
+		.caps = pmu_caps_skylake, .nr = 3, .ev = { MEM_PP },
 		.want = {
 			.eventsel = { 0x4381d0, 0x4382d0, 0x4320d1 },
 			.global_ctrl = 0x7, .pebs_enable = 0x7,
@@ -378,7 +271,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "skylake load latency ldlat=30",
-		.caps = caps_skylake, .nr = 1, .ev = { EVL(LDLAT, 1, 30) },
+		.caps = pmu_caps_skylake, .nr = 1, .ev = { EVL(LDLAT, 1, 30) },
 		.want = {
 			.eventsel = { 0x4301cd },
 			.global_ctrl = 0x1,
@@ -394,7 +287,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "skylake four GP events",
-		.caps = caps_skylake, .nr = 4, .ev = { FOUR_GP },
+		.caps = pmu_caps_skylake, .nr = 4, .ev = { FOUR_GP },
 		.want = {
 			/* config | EN | USR | OS | INT */
 			.eventsel = { 0x5300c4, 0x5300c5, 0x5301c2, 0x5320d1 },
@@ -409,21 +302,21 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "skylake five GP events",
-		.caps = caps_skylake, .nr = 5,
+		.caps = pmu_caps_skylake, .nr = 5,
 		.ev = { FOUR_GP, EV(LOADS, 0) },
 		.err = -ENOSPC,
 		.word = "`mem_inst_retired.all_loads` cannot be placed: 5 events need general-purpose counters; skylake has 4",
 	},
 	{
 		.name = "skylake eight GP events",
-		.caps = caps_skylake, .nr = 8, .ev = { EIGHT_GP },
+		.caps = pmu_caps_skylake, .nr = 8, .ev = { EIGHT_GP },
 		.err = -ENOSPC,
 		.word = "8 events need general-purpose counters; skylake has 4",
 	},
 	{
 		/* Fixed counters first; the GP-only events fill GP 0-3. */
 		.name = "skylake cycles, instructions and four GP events",
-		.caps = caps_skylake, .nr = 6,
+		.caps = pmu_caps_skylake, .nr = 6,
 		.ev = { EV(CYCLES, 0), FOUR_GP, EV(INSTR, 0) },
 		.want = {
 			.eventsel = { 0x5300c4, 0x5300c5, 0x5301c2, 0x5320d1 },
@@ -442,7 +335,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "skylake cycles -b any",
-		.caps = caps_skylake, .nr = 1, .ev = { EV(CYCLES, 0) },
+		.caps = pmu_caps_skylake, .nr = 1, .ev = { EV(CYCLES, 0) },
 		.branch = SKD_BRANCH_ANY,
 		.want = {
 			.fixed_ctrl = 0xb0, .global_ctrl = 0x200000000,
@@ -456,7 +349,7 @@ static const struct scenario scenarios[] = {
 	{
 		/* Format 3 records carry no LBRs: one record per PMI. */
 		.name = "skylake cycles:pp -b any",
-		.caps = caps_skylake, .nr = 1, .ev = { EV(SKL_PCYCLES, 2) },
+		.caps = pmu_caps_skylake, .nr = 1, .ev = { EV(SKL_PCYCLES, 2) },
 		.branch = SKD_BRANCH_ANY,
 		.want = {
 			.eventsel = { [1] = 0x10c301c0 },
@@ -473,7 +366,7 @@ static const struct scenario scenarios[] = {
 		/* Keep u+k, REL_CALL, IND_CALL, RET: suppress JCC, IND_JMP,
 		 * REL_JMP, FAR (0x1c4) and enable call stack (0x200). */
 		.name = "skylake cycles -j call_stack",
-		.caps = caps_skylake, .nr = 1, .ev = { EV(CYCLES, 0) },
+		.caps = pmu_caps_skylake, .nr = 1, .ev = { EV(CYCLES, 0) },
 		.branch = SKD_BRANCH_CALL_STACK,
 		.want = {
 			.fixed_ctrl = 0xb0, .global_ctrl = 0x200000000,
@@ -486,7 +379,7 @@ static const struct scenario scenarios[] = {
 	{
 		/* Keep CPL_NEQ_0 and JCC: suppress 0x1ff & ~0x6 = 0x1f9. */
 		.name = "skylake cycles -j u,cond",
-		.caps = caps_skylake, .nr = 1, .ev = { EV(CYCLES, 0) },
+		.caps = pmu_caps_skylake, .nr = 1, .ev = { EV(CYCLES, 0) },
 		.branch = SKD_BRANCH_USER | SKD_BRANCH_COND,
 		.want = {
 			.fixed_ctrl = 0xb0, .global_ctrl = 0x200000000,
@@ -498,14 +391,14 @@ static const struct scenario scenarios[] = {
 	{
 		/* :ppp on a table event needs its precise-distribution flag. */
 		.name = "skylake uops_retired.all:ppp",
-		.caps = caps_skylake, .nr = 1, .ev = { EV(UOPS_SKL, 3) },
+		.caps = pmu_caps_skylake, .nr = 1, .ev = { EV(UOPS_SKL, 3) },
 		.err = -EOPNOTSUPP,
 		.word = "no precise distribution for this event on skylake",
 	},
 	{
 		/* A non-PEBS counter in the session: one record per PMI. */
 		.name = "skylake cycles + loads:pp",
-		.caps = caps_skylake, .nr = 2,
+		.caps = pmu_caps_skylake, .nr = 2,
 		.ev = { EV(CYCLES, 0), EV(LOADS, 2) },
 		.want = {
 			.eventsel = { 0x4381d0 },
@@ -523,7 +416,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "skylake loads:pp with call chains",
-		.caps = caps_skylake, .nr = 1, .ev = { EV(LOADS, 2) },
+		.caps = pmu_caps_skylake, .nr = 1, .ev = { EV(LOADS, 2) },
 		.callchain = true,
 		.want = {
 			.eventsel = { 0x4381d0 },
@@ -538,7 +431,7 @@ static const struct scenario scenarios[] = {
 	{
 		/* Frequency: starts at 10000 (2^48 - 10000), no large PEBS. */
 		.name = "skylake loads:pp at 4000 Hz",
-		.caps = caps_skylake, .nr = 1,
+		.caps = pmu_caps_skylake, .nr = 1,
 		.ev = { { .size = 40, .config = LOADS, .precise = 2,
 			  .flags = SKD_EV_FREQ, .sample_freq = 4000 } },
 		.want = {
@@ -556,7 +449,7 @@ static const struct scenario scenarios[] = {
 		/* exclude_user: no USR (bit 16) on GP; exclude_kernel: no
 		 * OS (bit 0 of the nibble) on fixed 1. */
 		.name = "skylake exclude_user / exclude_kernel",
-		.caps = caps_skylake, .nr = 2,
+		.caps = pmu_caps_skylake, .nr = 2,
 		.ev = { EVF(BRANCHES, 0, SKD_EV_EXCLUDE_USER),
 			EVF(CYCLES, 0, SKD_EV_EXCLUDE_KERNEL) },
 		.want = {
@@ -573,7 +466,7 @@ static const struct scenario scenarios[] = {
 	{
 		/* Period clamps with full-width writes: max 2^47 - 1. */
 		.name = "skylake period clamps",
-		.caps = caps_skylake, .nr = 4,
+		.caps = pmu_caps_skylake, .nr = 4,
 		.ev = { EVP(BRANCHES, 0, 1), EVP(BR_MISP, 0, 1ULL << 40),
 			EVP(UOPS_SKL, 0, 1ULL << 50), EVP(CYCLES, 0, 1ULL << 50) },
 		.want = {
@@ -605,7 +498,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "skylake session frequency",
-		.caps = caps_skylake, .nr = 1, .ev = { EV(CYCLES, 0) },
+		.caps = pmu_caps_skylake, .nr = 1, .ev = { EV(CYCLES, 0) },
 		.own_defaults = true, .default_period = 0,
 		.default_freq = 1000, .pebs_bytes = PEBS_BYTES,
 		.want = {
@@ -616,7 +509,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "skylake event period over the session's",
-		.caps = caps_skylake, .nr = 1, .ev = { EVP(CYCLES, 0, 5000) },
+		.caps = pmu_caps_skylake, .nr = 1, .ev = { EVP(CYCLES, 0, 5000) },
 		.want = {
 			.fixed_ctrl = 0xb0, .global_ctrl = 0x200000000,
 			.pmi_counters = 0x200000000,
@@ -627,7 +520,7 @@ static const struct scenario scenarios[] = {
 	/* ---- Ice Lake: v5, 8 GP, 4 fixed, adaptive PEBS fmt 4 ---- */
 	{
 		.name = "icelake cycles",
-		.caps = caps_icelake, .nr = 1, .ev = { EV(CYCLES, 0) },
+		.caps = pmu_caps_icelake, .nr = 1, .ev = { EV(CYCLES, 0) },
 		.want = {
 			.fixed_ctrl = 0xb0, .global_ctrl = 0x200000000,
 			.pmi_counters = 0x200000000,
@@ -637,7 +530,7 @@ static const struct scenario scenarios[] = {
 	{
 		/* PEBS on fixed 1: nibble OS|USR, adaptive bit 36 (2.4). */
 		.name = "icelake cycles:pp",
-		.caps = caps_icelake, .nr = 1, .ev = { EV(CYCLES, 2) },
+		.caps = pmu_caps_icelake, .nr = 1, .ev = { EV(CYCLES, 2) },
 		.want = {
 			.fixed_ctrl = 0x1000000030,
 			.global_ctrl = 0x200000000, .pebs_enable = 0x200000000,
@@ -651,13 +544,13 @@ static const struct scenario scenarios[] = {
 	{
 		/* Precise distribution only on fixed 0 (4.3). */
 		.name = "icelake cycles:ppp",
-		.caps = caps_icelake, .nr = 1, .ev = { EV(CYCLES, 3) },
+		.caps = pmu_caps_icelake, .nr = 1, .ev = { EV(CYCLES, 3) },
 		.err = -EOPNOTSUPP,
 		.word = "`r003c:ppp`: no precise distribution for this event on icelake",
 	},
 	{
 		.name = "icelake instructions:ppp",
-		.caps = caps_icelake, .nr = 1, .ev = { EV(PSEUDO_INSTR, 3) },
+		.caps = pmu_caps_icelake, .nr = 1, .ev = { EV(PSEUDO_INSTR, 3) },
 		.want = {
 			.fixed_ctrl = 0x100000003,	/* OS|USR, bit 32 */
 			.global_ctrl = 0x100000000, .pebs_enable = 0x100000000,
@@ -670,7 +563,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "icelake loads+stores+l3_miss:pp",
-		.caps = caps_icelake, .nr = 3, .ev = { MEM_PP },
+		.caps = pmu_caps_icelake, .nr = 3, .ev = { MEM_PP },
 		.want = {
 			.eventsel = { 0x4004381d0, 0x4004382d0, 0x4004320d1 },
 			.global_ctrl = 0x7, .pebs_enable = 0x7,
@@ -689,7 +582,7 @@ static const struct scenario scenarios[] = {
 	{
 		/* v5: no load-latency bit in PEBS_ENABLE. */
 		.name = "icelake load latency ldlat=30",
-		.caps = caps_icelake, .nr = 1, .ev = { EVL(LDLAT, 1, 30) },
+		.caps = pmu_caps_icelake, .nr = 1, .ev = { EVL(LDLAT, 1, 30) },
 		.want = {
 			.eventsel = { 0x4004301cd },
 			.global_ctrl = 0x1, .pebs_enable = 0x1,
@@ -704,7 +597,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "icelake four GP events",
-		.caps = caps_icelake, .nr = 4, .ev = { FOUR_GP },
+		.caps = pmu_caps_icelake, .nr = 4, .ev = { FOUR_GP },
 		.want = {
 			.eventsel = { 0x5300c4, 0x5300c5, 0x5301c2, 0x5320d1 },
 			.global_ctrl = 0xf, .pmi_counters = 0xf,
@@ -718,7 +611,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "icelake five GP events",
-		.caps = caps_icelake, .nr = 5, .ev = { FOUR_GP, EV(LOADS, 0) },
+		.caps = pmu_caps_icelake, .nr = 5, .ev = { FOUR_GP, EV(LOADS, 0) },
 		.want = {
 			.eventsel = { 0x5300c4, 0x5300c5, 0x5301c2, 0x5320d1,
 				      0x5381d0 },
@@ -734,7 +627,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "icelake eight GP events",
-		.caps = caps_icelake, .nr = 8, .ev = { EIGHT_GP },
+		.caps = pmu_caps_icelake, .nr = 8, .ev = { EIGHT_GP },
 		.want = {
 			.eventsel = { 0x5300c4, 0x5300c5, 0x5301c2, 0x5320d1,
 				      0x5381d0, 0x5382d0, 0x5308d1, 0x5310d1 },
@@ -753,7 +646,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "icelake nine GP events",
-		.caps = caps_icelake, .nr = 9,
+		.caps = pmu_caps_icelake, .nr = 9,
 		.ev = { EIGHT_GP, EV(0x01d1, 0) },
 		.err = -ENOSPC,
 		.word = "`r01d1` cannot be placed: 9 events need general-purpose counters; icelake has 8",
@@ -761,7 +654,7 @@ static const struct scenario scenarios[] = {
 	{
 		/* Every counter: 8 GP and the four fixed events. */
 		.name = "icelake twelve counters",
-		.caps = caps_icelake, .nr = 12,
+		.caps = pmu_caps_icelake, .nr = 12,
 		.ev = { EV(SLOTS, 0), EV(REF_CYCLES, 0), EIGHT_GP,
 			EV(CYCLES, 0), EV(INSTR, 0) },
 		.want = {
@@ -787,7 +680,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "icelake thirteen events",
-		.caps = caps_icelake, .nr = 13,
+		.caps = pmu_caps_icelake, .nr = 13,
 		.ev = { EV(SLOTS, 0), EV(REF_CYCLES, 0), EIGHT_GP,
 			EV(CYCLES, 0), EV(INSTR, 0), EV(0x01d1, 0) },
 		.err = -ENOSPC,
@@ -795,7 +688,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "icelake cycles -b any",
-		.caps = caps_icelake, .nr = 1, .ev = { EV(CYCLES, 0) },
+		.caps = pmu_caps_icelake, .nr = 1, .ev = { EV(CYCLES, 0) },
 		.branch = SKD_BRANCH_ANY,
 		.want = {
 			.fixed_ctrl = 0xb0, .global_ctrl = 0x200000000,
@@ -808,7 +701,7 @@ static const struct scenario scenarios[] = {
 		/* LBRs in the record: 32 + 24 * 32 = 800 bytes, DATA_CFG =
 		 * LBRS | 31 << 24; large PEBS stays possible. */
 		.name = "icelake cycles:pp -b any",
-		.caps = caps_icelake, .nr = 1, .ev = { EV(CYCLES, 2) },
+		.caps = pmu_caps_icelake, .nr = 1, .ev = { EV(CYCLES, 2) },
 		.branch = SKD_BRANCH_ANY,
 		.want = {
 			.fixed_ctrl = 0x1000000030,
@@ -826,7 +719,7 @@ static const struct scenario scenarios[] = {
 	{
 		/* Memory info and LBRs: 32 + 32 + 768 = 832 bytes. */
 		.name = "icelake loads:pp -j any_call",
-		.caps = caps_icelake, .nr = 1, .ev = { EV(LOADS, 2) },
+		.caps = pmu_caps_icelake, .nr = 1, .ev = { EV(LOADS, 2) },
 		.branch = SKD_BRANCH_ANY_CALL,
 		.want = {
 			.eventsel = { 0x4004381d0 },
@@ -846,7 +739,7 @@ static const struct scenario scenarios[] = {
 		/* A non-PEBS event: LBRs come from the MSRs at the PMI, but
 		 * the PEBS records still carry them (rule 8). */
 		.name = "icelake cycles + loads:pp -b any",
-		.caps = caps_icelake, .nr = 2,
+		.caps = pmu_caps_icelake, .nr = 2,
 		.ev = { EV(CYCLES, 0), EV(LOADS, 2) },
 		.branch = SKD_BRANCH_ANY,
 		.want = {
@@ -868,7 +761,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "icelake cycles -j call_stack",
-		.caps = caps_icelake, .nr = 1, .ev = { EV(CYCLES, 0) },
+		.caps = pmu_caps_icelake, .nr = 1, .ev = { EV(CYCLES, 0) },
 		.branch = SKD_BRANCH_CALL_STACK,
 		.want = {
 			.fixed_ctrl = 0xb0, .global_ctrl = 0x200000000,
@@ -879,7 +772,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "icelake cycles -j u,cond",
-		.caps = caps_icelake, .nr = 1, .ev = { EV(CYCLES, 0) },
+		.caps = pmu_caps_icelake, .nr = 1, .ev = { EV(CYCLES, 0) },
 		.branch = SKD_BRANCH_USER | SKD_BRANCH_COND,
 		.want = {
 			.fixed_ctrl = 0xb0, .global_ctrl = 0x200000000,
@@ -907,7 +800,7 @@ static const struct scenario scenarios[] = {
 	/* ---- Sapphire Rapids: v5, 8 GP, 4 fixed, fmt 5, arch LBR ---- */
 	{
 		.name = "sapphirerapids cycles",
-		.caps = caps_spr, .nr = 1, .ev = { EV(CYCLES, 0) },
+		.caps = pmu_caps_sapphirerapids, .nr = 1, .ev = { EV(CYCLES, 0) },
 		.want = {
 			.fixed_ctrl = 0xb0, .global_ctrl = 0x200000000,
 			.pmi_counters = 0x200000000,
@@ -916,7 +809,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "sapphirerapids cycles:pp",
-		.caps = caps_spr, .nr = 1, .ev = { EV(CYCLES, 2) },
+		.caps = pmu_caps_sapphirerapids, .nr = 1, .ev = { EV(CYCLES, 2) },
 		.want = {
 			.fixed_ctrl = 0x1000000030,
 			.global_ctrl = 0x200000000, .pebs_enable = 0x200000000,
@@ -930,7 +823,7 @@ static const struct scenario scenarios[] = {
 	{
 		/* Precise distribution on GP 0 for any event. */
 		.name = "sapphirerapids cycles:ppp",
-		.caps = caps_spr, .nr = 1, .ev = { EV(CYCLES, 3) },
+		.caps = pmu_caps_sapphirerapids, .nr = 1, .ev = { EV(CYCLES, 3) },
 		.want = {
 			.eventsel = { 0x40043003c },	/* |EN|USR|OS|ADAPTIVE */
 			.global_ctrl = 0x1, .pebs_enable = 0x1,
@@ -944,7 +837,7 @@ static const struct scenario scenarios[] = {
 	{
 		/* spr_limit_period: :ppp periods of at least 128 (2.3). */
 		.name = "sapphirerapids cycles:ppp period 50",
-		.caps = caps_spr, .nr = 1, .ev = { EVP(CYCLES, 3, 50) },
+		.caps = pmu_caps_sapphirerapids, .nr = 1, .ev = { EVP(CYCLES, 3, 50) },
 		.want = {
 			.eventsel = { 0x40043003c },
 			.global_ctrl = 0x1, .pebs_enable = 0x1,
@@ -958,7 +851,7 @@ static const struct scenario scenarios[] = {
 	{
 		/* Skylake has no such erratum: 50 stays 50. */
 		.name = "skylake cycles:ppp period 50",
-		.caps = caps_skylake, .nr = 1, .ev = { EVP(SKL_PCYCLES, 3, 50) },
+		.caps = pmu_caps_skylake, .nr = 1, .ev = { EVP(SKL_PCYCLES, 3, 50) },
 		.want = {
 			.eventsel = { [1] = 0x10c301c0 },
 			.global_ctrl = 0x2, .pebs_enable = 0x2,
@@ -971,7 +864,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "sapphirerapids instructions:ppp",
-		.caps = caps_spr, .nr = 1, .ev = { EV(PSEUDO_INSTR, 3) },
+		.caps = pmu_caps_sapphirerapids, .nr = 1, .ev = { EV(PSEUDO_INSTR, 3) },
 		.want = {
 			.fixed_ctrl = 0x100000003,
 			.global_ctrl = 0x100000000, .pebs_enable = 0x100000000,
@@ -984,7 +877,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "sapphirerapids loads+stores+l3_miss:pp",
-		.caps = caps_spr, .nr = 3, .ev = { MEM_PP },
+		.caps = pmu_caps_sapphirerapids, .nr = 3, .ev = { MEM_PP },
 		.want = {
 			.eventsel = { 0x4004381d0, 0x4004382d0, 0x4004320d1 },
 			.global_ctrl = 0x7, .pebs_enable = 0x7,
@@ -1005,7 +898,7 @@ static const struct scenario scenarios[] = {
 	{
 		/* Load latency not on GP 0 on Golden Cove: GP 1. */
 		.name = "sapphirerapids load latency ldlat=30",
-		.caps = caps_spr, .nr = 1, .ev = { EVL(LDLAT, 2, 30) },
+		.caps = pmu_caps_sapphirerapids, .nr = 1, .ev = { EVL(LDLAT, 2, 30) },
 		.want = {
 			.eventsel = { [1] = 0x4004301cd },
 			.global_ctrl = 0x2, .pebs_enable = 0x2,
@@ -1020,7 +913,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "sapphirerapids four GP events",
-		.caps = caps_spr, .nr = 4, .ev = { FOUR_GP },
+		.caps = pmu_caps_sapphirerapids, .nr = 4, .ev = { FOUR_GP },
 		.want = {
 			.eventsel = { 0x5300c4, 0x5300c5, 0x5301c2, 0x5320d1 },
 			.global_ctrl = 0xf, .pmi_counters = 0xf,
@@ -1034,7 +927,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "sapphirerapids five GP events",
-		.caps = caps_spr, .nr = 5, .ev = { FOUR_GP, EV(LOADS, 0) },
+		.caps = pmu_caps_sapphirerapids, .nr = 5, .ev = { FOUR_GP, EV(LOADS, 0) },
 		.want = {
 			.eventsel = { 0x5300c4, 0x5300c5, 0x5301c2, 0x5320d1,
 				      0x5381d0 },
@@ -1050,7 +943,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "sapphirerapids eight GP events",
-		.caps = caps_spr, .nr = 8, .ev = { EIGHT_GP },
+		.caps = pmu_caps_sapphirerapids, .nr = 8, .ev = { EIGHT_GP },
 		.want = {
 			.eventsel = { 0x5300c4, 0x5300c5, 0x5301c2, 0x5320d1,
 				      0x5381d0, 0x5382d0, 0x5308d1, 0x5310d1 },
@@ -1070,7 +963,7 @@ static const struct scenario scenarios[] = {
 	{
 		/* EN | OS | USR | all seven type enables (0x7f0000). */
 		.name = "sapphirerapids cycles -b any",
-		.caps = caps_spr, .nr = 1, .ev = { EV(CYCLES, 0) },
+		.caps = pmu_caps_sapphirerapids, .nr = 1, .ev = { EV(CYCLES, 0) },
 		.branch = SKD_BRANCH_ANY,
 		.want = {
 			.fixed_ctrl = 0xb0, .global_ctrl = 0x200000000,
@@ -1083,7 +976,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "sapphirerapids cycles:pp -b any",
-		.caps = caps_spr, .nr = 1, .ev = { EV(CYCLES, 2) },
+		.caps = pmu_caps_sapphirerapids, .nr = 1, .ev = { EV(CYCLES, 2) },
 		.branch = SKD_BRANCH_ANY,
 		.want = {
 			.fixed_ctrl = 0x1000000030,
@@ -1103,7 +996,7 @@ static const struct scenario scenarios[] = {
 		/* EN|OS|USR|CALL_STACK (0xf) | REL_CALL|IND_CALL|RET
 		 * (0x380000); no freeze in call-stack mode. */
 		.name = "sapphirerapids cycles -j call_stack",
-		.caps = caps_spr, .nr = 1, .ev = { EV(CYCLES, 0) },
+		.caps = pmu_caps_sapphirerapids, .nr = 1, .ev = { EV(CYCLES, 0) },
 		.branch = SKD_BRANCH_CALL_STACK,
 		.want = {
 			.fixed_ctrl = 0xb0, .global_ctrl = 0x200000000,
@@ -1117,7 +1010,7 @@ static const struct scenario scenarios[] = {
 	{
 		/* EN | USR | JCC = 0x10005. */
 		.name = "sapphirerapids cycles -j u,cond",
-		.caps = caps_spr, .nr = 1, .ev = { EV(CYCLES, 0) },
+		.caps = pmu_caps_sapphirerapids, .nr = 1, .ev = { EV(CYCLES, 0) },
 		.branch = SKD_BRANCH_USER | SKD_BRANCH_COND,
 		.want = {
 			.fixed_ctrl = 0xb0, .global_ctrl = 0x200000000,
@@ -1132,7 +1025,7 @@ static const struct scenario scenarios[] = {
 		/* EN | OS (0x3); any_call: REL_CALL 19, IND_CALL 20, OTHER
 		 * 22; any_ret: RET 21, OTHER 22: 0x780000. */
 		.name = "sapphirerapids cycles -j k,any_call,any_ret",
-		.caps = caps_spr, .nr = 1, .ev = { EV(CYCLES, 0) },
+		.caps = pmu_caps_sapphirerapids, .nr = 1, .ev = { EV(CYCLES, 0) },
 		.branch = SKD_BRANCH_KERNEL | SKD_BRANCH_ANY_CALL |
 			  SKD_BRANCH_ANY_RETURN,
 		.want = {
@@ -1147,7 +1040,7 @@ static const struct scenario scenarios[] = {
 	{
 		/* ind_call 20, ind_jmp 18, call (REL_CALL) 19. */
 		.name = "sapphirerapids cycles -j ind_call,ind_jmp,call",
-		.caps = caps_spr, .nr = 1, .ev = { EV(CYCLES, 0) },
+		.caps = pmu_caps_sapphirerapids, .nr = 1, .ev = { EV(CYCLES, 0) },
 		.branch = SKD_BRANCH_IND_CALL | SKD_BRANCH_IND_JUMP |
 			  SKD_BRANCH_CALL,
 		.want = {
@@ -1163,7 +1056,7 @@ static const struct scenario scenarios[] = {
 		/* Legacy: keep u+k, IND_CALL 4, IND_JMP 6, REL_CALL 3:
 		 * wanted 0x5b, suppress 0x1a4. */
 		.name = "skylake cycles -j ind_call,ind_jmp,call",
-		.caps = caps_skylake, .nr = 1, .ev = { EV(CYCLES, 0) },
+		.caps = pmu_caps_skylake, .nr = 1, .ev = { EV(CYCLES, 0) },
 		.branch = SKD_BRANCH_IND_CALL | SKD_BRANCH_IND_JUMP |
 			  SKD_BRANCH_CALL,
 		.want = {
@@ -1177,7 +1070,7 @@ static const struct scenario scenarios[] = {
 		/* Legacy: keep k (CPL_EQ_0), RET 5, FAR 8: wanted 0x121,
 		 * suppress 0x0de. */
 		.name = "skylake cycles -j k,any_ret",
-		.caps = caps_skylake, .nr = 1, .ev = { EV(CYCLES, 0) },
+		.caps = pmu_caps_skylake, .nr = 1, .ev = { EV(CYCLES, 0) },
 		.branch = SKD_BRANCH_KERNEL | SKD_BRANCH_ANY_RETURN,
 		.want = {
 			.fixed_ctrl = 0xb0, .global_ctrl = 0x200000000,
@@ -1232,7 +1125,7 @@ static const struct scenario scenarios[] = {
 	{
 		/* An unknown model still counts, with raw events only. */
 		.name = "unknown model cycles and r00c4",
-		.caps = caps_unknown, .nr = 2,
+		.caps = pmu_caps_ivybridge, .nr = 2,
 		.ev = { EV(CYCLES, 0), EV(BRANCHES, 0) },
 		.branch = SKD_BRANCH_ANY,
 		.want = {
@@ -1254,108 +1147,108 @@ static const struct scenario scenarios[] = {
 		.err = -ENODEV, .word = "no architectural perfmon",
 	},
 	{
-		.name = "no events", .caps = caps_skylake, .nr = 0,
+		.name = "no events", .caps = pmu_caps_skylake, .nr = 0,
 		.err = -EINVAL, .word = "1 to 16 events, not 0",
 	},
 	{
-		.name = "seventeen events", .caps = caps_skylake, .nr = 17,
+		.name = "seventeen events", .caps = pmu_caps_skylake, .nr = 17,
 		.err = -EINVAL, .word = "1 to 16 events, not 17",
 	},
 	{
-		.name = "unknown event flag", .caps = caps_skylake, .nr = 1,
+		.name = "unknown event flag", .caps = pmu_caps_skylake, .nr = 1,
 		.ev = { EVF(CYCLES, 0, 0x8) },
 		.err = -EOPNOTSUPP, .word = "unknown flags 0x8",
 	},
 	{
-		.name = "reserved0 set", .caps = caps_skylake, .nr = 2,
+		.name = "reserved0 set", .caps = pmu_caps_skylake, .nr = 2,
 		.ev = { EV(CYCLES, 0), { .size = 40, .config = CYCLES,
 					 .reserved0 = { 0, 1, 0 } } },
 		.err = -EINVAL, .word = "event 1: reserved",
 	},
 	{
-		.name = "reserved1 set", .caps = caps_skylake, .nr = 1,
+		.name = "reserved1 set", .caps = pmu_caps_skylake, .nr = 1,
 		.ev = { { .size = 40, .config = CYCLES, .reserved1 = 1 } },
 		.err = -EINVAL, .word = "reserved",
 	},
 	{
-		.name = "config with INT", .caps = caps_skylake, .nr = 1,
+		.name = "config with INT", .caps = pmu_caps_skylake, .nr = 1,
 		.ev = { EV(CYCLES | 0x100000, 0) },
 		.err = -EINVAL, .word = "outside event, umask",
 	},
 	{
-		.name = "config with EN and USR", .caps = caps_skylake, .nr = 1,
+		.name = "config with EN and USR", .caps = pmu_caps_skylake, .nr = 1,
 		.ev = { EV(CYCLES | 0x410000, 0) },
 		.err = -EINVAL, .word = "outside",
 	},
 	{
-		.name = "config with bit 32", .caps = caps_skylake, .nr = 1,
+		.name = "config with bit 32", .caps = pmu_caps_skylake, .nr = 1,
 		.ev = { EV(CYCLES | 1ULL << 32, 0) },
 		.err = -EINVAL, .word = "config 0x10000003c",
 	},
 	{
-		.name = "both excluded", .caps = caps_skylake, .nr = 1,
+		.name = "both excluded", .caps = pmu_caps_skylake, .nr = 1,
 		.ev = { EVF(CYCLES, 0, SKD_EV_EXCLUDE_USER |
 				      SKD_EV_EXCLUDE_KERNEL) },
 		.err = -EINVAL, .word = "nothing to count",
 	},
 	{
-		.name = "precise 4", .caps = caps_skylake, .nr = 1,
+		.name = "precise 4", .caps = pmu_caps_skylake, .nr = 1,
 		.ev = { EV(CYCLES, 4) },
 		.err = -EINVAL, .word = "precise is 0 to 3",
 	},
 	{
-		.name = "no period anywhere", .caps = caps_skylake, .nr = 1,
+		.name = "no period anywhere", .caps = pmu_caps_skylake, .nr = 1,
 		.ev = { EV(CYCLES, 0) },
 		.own_defaults = true, .pebs_bytes = PEBS_BYTES,
 		.err = -EINVAL, .word = "no sample period or frequency",
 	},
 	{
 		.name = "freq flag, no frequency anywhere",
-		.caps = caps_skylake, .nr = 1,
+		.caps = pmu_caps_skylake, .nr = 1,
 		.ev = { EVF(CYCLES, 0, SKD_EV_FREQ) },
 		.own_defaults = true, .pebs_bytes = PEBS_BYTES,
 		.err = -EINVAL, .word = "no sample period",
 	},
 	{
-		.name = "unknown branch_sample bit", .caps = caps_skylake,
+		.name = "unknown branch_sample bit", .caps = pmu_caps_skylake,
 		.nr = 1, .ev = { EV(CYCLES, 0) }, .branch = 1U << 10,
 		.err = -EOPNOTSUPP, .word = "branch_sample bits 0x400",
 	},
 	{
 		.name = "pseudo encoding without a fixed counter",
-		.caps = caps_icelake, .nr = 1, .ev = { EV(0x0200, 0) },
+		.caps = pmu_caps_icelake, .nr = 1, .ev = { EV(0x0200, 0) },
 		.err = -EINVAL,
 		.word = "`r0200` is a pseudo encoding (event 0x00) that no fixed counter counts",
 	},
 	{
 		.name = "pseudo encoding with cmask",
-		.caps = caps_icelake, .nr = 1, .ev = { EV(0x01000100, 0) },
+		.caps = pmu_caps_icelake, .nr = 1, .ev = { EV(0x01000100, 0) },
 		.err = -EINVAL, .word = "takes no edge, inv or cmask",
 	},
 	{
-		.name = "topdown slots on skylake", .caps = caps_skylake,
+		.name = "topdown slots on skylake", .caps = pmu_caps_skylake,
 		.nr = 1, .ev = { EV(SLOTS, 0) },
 		.err = -EOPNOTSUPP,
 		.word = "`r0400` can only count on fixed counter 3, which skylake does not have",
 	},
 	{
-		.name = "load latency without threshold", .caps = caps_skylake,
+		.name = "load latency without threshold", .caps = pmu_caps_skylake,
 		.nr = 1, .ev = { EV(LDLAT, 1) },
 		.err = -EINVAL, .word = "ldlat=1..65535",
 	},
 	{
 		.name = "load latency threshold too large",
-		.caps = caps_skylake, .nr = 1,
+		.caps = pmu_caps_skylake, .nr = 1,
 		.ev = { EVL(LDLAT, 1, 0x10000) },
 		.err = -EINVAL, .word = "not 65536",
 	},
 	{
-		.name = "load latency without PEBS", .caps = caps_skylake,
+		.name = "load latency without PEBS", .caps = pmu_caps_skylake,
 		.nr = 1, .ev = { EVL(LDLAT, 0, 30) },
 		.err = -EINVAL, .word = "only with PEBS",
 	},
 	{
-		.name = "two load-latency thresholds", .caps = caps_icelake,
+		.name = "two load-latency thresholds", .caps = pmu_caps_icelake,
 		.nr = 2, .ev = { EVL(LDLAT, 1, 30), EVL(LDLAT, 1, 50) },
 		.err = -EINVAL,
 		.word = "event 1 (`mem_trans_retired.load_latency`) wants ldlat=50 but event 0 (`mem_trans_retired.load_latency`) wants ldlat=30; the PMU has one threshold",
@@ -1363,7 +1256,7 @@ static const struct scenario scenarios[] = {
 	{
 		/* The same threshold twice is one threshold. */
 		.name = "two load-latency events, one threshold",
-		.caps = caps_icelake, .nr = 2,
+		.caps = pmu_caps_icelake, .nr = 2,
 		.ev = { EVL(LDLAT, 1, 30), EVL(LDLAT, 2, 30) },
 		.want = {
 			.eventsel = { 0x4004301cd, 0x4004301cd },
@@ -1383,7 +1276,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "ldlat on an event without load latency",
-		.caps = caps_skylake, .nr = 1, .ev = { EVL(LOADS, 1, 30) },
+		.caps = pmu_caps_skylake, .nr = 1, .ev = { EVL(LOADS, 1, 30) },
 		.err = -EINVAL, .word = "not a load-latency event",
 	},
 	{
@@ -1397,7 +1290,7 @@ static const struct scenario scenarios[] = {
 		.err = -EPERM, .word = "boot with pti=off",
 	},
 	{
-		.name = "PEBS on an unknown model", .caps = caps_unknown,
+		.name = "PEBS on an unknown model", .caps = pmu_caps_ivybridge,
 		.nr = 1, .ev = { EV(CYCLES, 1) },
 		.err = -EOPNOTSUPP, .word = "family 6 model 0x3a",
 	},
@@ -1407,7 +1300,7 @@ static const struct scenario scenarios[] = {
 		.err = -EOPNOTSUPP, .word = "format 6",
 	},
 	{
-		.name = "cycles:p on skylake", .caps = caps_skylake, .nr = 1,
+		.name = "cycles:p on skylake", .caps = pmu_caps_skylake, .nr = 1,
 		.ev = { EV(CYCLES, 1) },
 		.err = -EOPNOTSUPP,
 		.word = "`r003c` is not PEBS-capable on skylake",
@@ -1443,32 +1336,32 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "PEBS buffer smaller than a record",
-		.caps = caps_skylake, .nr = 1, .ev = { EV(LOADS, 1) },
+		.caps = pmu_caps_skylake, .nr = 1, .ev = { EV(LOADS, 1) },
 		.own_defaults = true, .default_period = 100003,
 		.pebs_bytes = 199,
 		.err = -EINVAL, .word = "199 bytes holds no 200-byte record",
 	},
 	{
-		.name = "two events on counter 1", .caps = caps_skylake,
+		.name = "two events on counter 1", .caps = pmu_caps_skylake,
 		.nr = 2, .ev = { EV(SKL_PDIST, 3), EV(SKL_PCYCLES, 2) },
 		.err = -ENOSPC,
 		.word = "`r108001c0` needs counter 1, which `inst_retired.prec_dist` also needs",
 	},
 	{
-		.name = "two events on fixed 0", .caps = caps_icelake,
+		.name = "two events on fixed 0", .caps = pmu_caps_icelake,
 		.nr = 2, .ev = { EV(PSEUDO_INSTR, 3), EV(PSEUDO_INSTR, 0) },
 		.err = -ENOSPC,
 		.word = "needs fixed counter 0, which `inst_retired.prec_dist` also needs",
 	},
 	{
-		.name = "three :ppp on two counters", .caps = caps_spr,
+		.name = "three :ppp on two counters", .caps = pmu_caps_sapphirerapids,
 		.nr = 3, .ev = { EV(INSTR, 3), EV(INSTR, 3), EV(INSTR, 3) },
 		.err = -ENOSPC,
 		.word = "3 events can only use counter 0 and fixed counter 0",
 	},
 	{
 		/* 12 counters, 16 events: refused at once. */
-		.name = "sixteen events", .caps = caps_icelake, .nr = 16,
+		.name = "sixteen events", .caps = pmu_caps_icelake, .nr = 16,
 		.ev = { EIGHT_GP, EIGHT_GP },
 		.err = -ENOSPC,
 		.word = "16 events need general-purpose counters; icelake has 8",
@@ -1617,7 +1510,7 @@ static void test_why_buffers(void **state)
 	char why[8];
 
 	(void)state;
-	caps_skylake(&caps);
+	pmu_caps_skylake(&caps);
 	assert_int_equal(skd_pmu_plan(&caps, &req, &p, NULL, 0), -ENOSPC);
 	memset(why, 'x', sizeof(why));
 	assert_int_equal(skd_pmu_plan(&caps, &req, &p, why, sizeof(why)),
@@ -1643,7 +1536,7 @@ static void test_order_kept(void **state)
 	char why[128];
 
 	(void)state;
-	caps_skylake(&caps);
+	pmu_caps_skylake(&caps);
 	assert_int_equal(skd_pmu_plan(&caps, &req, &p, why, sizeof(why)), 0);
 	/* r108001c0 (counter 1 only) first, then r00c4 on GP 0 */
 	assert_int_equal(p.ev[0].idx, 0);
@@ -1696,7 +1589,7 @@ static void test_search_random(void **state)
 	int ret;
 
 	(void)state;
-	caps_icelake(&caps);
+	pmu_caps_icelake(&caps);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (n = 0; n < 20000; n++) {
 		unsigned int gp_only = 0, instr = 0, cycles = 0;
