@@ -329,24 +329,34 @@ out_unlock:
 	return ret;
 }
 
-/* Start or stop every running session that samples @cpu, on that CPU. */
+/*
+ * Start or stop every running session that samples @cpu, on that CPU with
+ * IRQs off (the context of the start and stop IPIs). The caller keeps the
+ * list still.
+ */
 static void sessions_on_cpu(unsigned int cpu, bool start)
 {
 	struct skd_session *s;
-	unsigned long flags;
 
-	mutex_lock(&skd_running_lock);
 	list_for_each_entry(s, &skd_running_sessions, running) {
 		if (!cpumask_test_cpu(cpu, s->cpus))
 			continue;
-		/* Same context as the start and stop IPIs. */
-		local_irq_save(flags);
 		if (start)
 			s->backend->cpu_start(s, cpu);
 		else
 			s->backend->cpu_stop(s, cpu);
-		local_irq_restore(flags);
 	}
+}
+
+/* Hotplug, in the CPU's hotplug thread. */
+static void sessions_on_cpu_locked(unsigned int cpu, bool start)
+{
+	unsigned long flags;
+
+	mutex_lock(&skd_running_lock);
+	local_irq_save(flags);
+	sessions_on_cpu(cpu, start);
+	local_irq_restore(flags);
 	mutex_unlock(&skd_running_lock);
 }
 
@@ -357,27 +367,17 @@ static void sessions_on_cpu(unsigned int cpu, bool start)
  */
 void skd_sessions_cpu_sleep(bool resume)
 {
-	unsigned int cpu = smp_processor_id();
-	struct skd_session *s;
-
-	list_for_each_entry_rcu(s, &skd_running_sessions, running) {
-		if (!cpumask_test_cpu(cpu, s->cpus))
-			continue;
-		if (resume)
-			s->backend->cpu_start(s, cpu);
-		else
-			s->backend->cpu_stop(s, cpu);
-	}
+	sessions_on_cpu(smp_processor_id(), resume);
 }
 
 void skd_sessions_cpu_online(unsigned int cpu)
 {
-	sessions_on_cpu(cpu, true);
+	sessions_on_cpu_locked(cpu, true);
 }
 
 void skd_sessions_cpu_offline(unsigned int cpu)
 {
-	sessions_on_cpu(cpu, false);
+	sessions_on_cpu_locked(cpu, false);
 }
 
 int skd_session_stats(struct skd_session *s, struct skd_cpu_stats *out,
