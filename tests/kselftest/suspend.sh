@@ -35,10 +35,17 @@ b0=$!
 b1=$!
 taskset -p 1 $b0 > /dev/null 2>&1
 taskset -p 2 $b1 > /dev/null 2>&1
+r0=$(stat 0 records)
 skidless record -q --backend sim:skylake -e cycles:pp -c 200003 -a \
 	-m 1024 --duration 5 -o "$T/s.data" 2> "$T/rec.err" &
 rec=$!
-sleep 1
+# Suspend only once CPU 0 samples: a slow kernel can take more than a
+# second to start the session, and suspending before it proves nothing.
+i=0
+while [ "$(stat 0 records)" -le "${r0:-0}" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 resets=$(stat 0 resets)
 echo mem > /sys/power/state
 rc=$?
