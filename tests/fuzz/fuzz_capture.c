@@ -112,13 +112,23 @@ static void walk_other(const struct skd_profile *p, const struct skd_event *ev)
 	}
 }
 
+static void walk_record(struct skd_profile *p, const struct skd_event *ev,
+			void *arg)
+{
+	(void)arg;
+	if (ev->type == SKD_REC_SAMPLE)
+		walk_sample(p, ev);
+	else
+		walk_other(p, ev);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct skd_profile_totals *t;
-	struct skd_event ev, other;
-	size_t i = 0, j = 0, ns, no;
+	struct skd_event ev;
+	size_t i;
 	struct skd_profile *p;
 	struct skd_frame f;
 	char err[512];
@@ -134,25 +144,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (k = 0; k < 5; k++)
 		sink += strlen(skd_profile_session_string(p, k));
 
-	/* script --all: two time-ordered streams merged. */
-	ns = skd_profile_nr_samples(p);
-	no = skd_profile_nr_other(p);
-	while (i < ns || j < no) {
-		if (i < ns)
-			skd_profile_sample(p, i, &ev);
-		if (j < no)
-			skd_profile_other(p, j, &other);
-		if (j < no && (i >= ns || other.id->time < ev.id->time)) {
-			walk_other(p, &other);
-			j++;
-		} else {
-			walk_sample(p, &ev);
-			i++;
-		}
-	}
+	/* script --all */
+	skd_profile_walk(p, true, walk_record, NULL);
 
 	/* report: the leaf frame of each sample, by event. */
-	for (i = 0; i < ns; i++) {
+	for (i = 0; i < skd_profile_nr_samples(p); i++) {
 		skd_profile_sample(p, i, &ev);
 		skd_profile_frame(p, &ev, 0, &f);
 		touch_frame(&f);

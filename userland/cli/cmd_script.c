@@ -119,6 +119,16 @@ static void print_other(const struct skd_profile *p, const struct skd_event *ev)
 	}
 }
 
+static void print_record(struct skd_profile *p, const struct skd_event *ev,
+			 void *arg)
+{
+	(void)arg;
+	if (ev->type == SKD_REC_SAMPLE)
+		print_sample(p, ev);
+	else
+		print_other(p, ev);
+}
+
 int script_main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
@@ -128,8 +138,6 @@ int script_main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = "skidless.data";
-	struct skd_event ev, other;
-	size_t i = 0, j = 0, ns, no;
 	struct skd_profile *p;
 	bool all = false;
 	int c;
@@ -154,22 +162,7 @@ int script_main(int argc, char *argv[])
 	if (!p)
 		return 1;
 
-	ns = skd_profile_nr_samples(p);
-	no = all ? skd_profile_nr_other(p) : 0;
-	/* Merge the two time-ordered streams. */
-	while (i < ns || j < no) {
-		if (i < ns)
-			skd_profile_sample(p, i, &ev);
-		if (j < no)
-			skd_profile_other(p, j, &other);
-		if (j < no && (i >= ns || other.id->time < ev.id->time)) {
-			print_other(p, &other);
-			j++;
-		} else {
-			print_sample(p, &ev);
-			i++;
-		}
-	}
+	skd_profile_walk(p, all, print_record, NULL);
 	warn_capture_problems(input, skd_profile_totals(p));
 	skd_profile_free(p);
 	return fflush(stdout) ? 1 : 0;

@@ -471,6 +471,28 @@ void skd_profile_other(const struct skd_profile *p, size_t i,
 	skd_decode(h, h->size, ev);
 }
 
+void skd_profile_walk(struct skd_profile *p, bool others, skd_profile_fn fn,
+		      void *arg)
+{
+	size_t i = 0, j = 0, ns = skd_profile_nr_samples(p);
+	size_t no = others ? skd_profile_nr_other(p) : 0;
+	struct skd_event ev, other;
+
+	while (i < ns || j < no) {
+		if (i < ns)
+			skd_profile_sample(p, i, &ev);
+		if (j < no)
+			skd_profile_other(p, j, &other);
+		if (j < no && (i >= ns || other.id->time < ev.id->time)) {
+			fn(p, &other, arg);
+			j++;
+		} else {
+			fn(p, &ev, arg);
+			i++;
+		}
+	}
+}
+
 const char *skd_profile_event_name(const struct skd_profile *p,
 				   unsigned int index)
 {

@@ -53,6 +53,15 @@ size_t skd_profile_nr_other(const struct skd_profile *p);
 void skd_profile_other(const struct skd_profile *p, size_t i,
 		       struct skd_event *ev);
 
+typedef void (*skd_profile_fn)(struct skd_profile *p,
+			       const struct skd_event *ev, void *arg);
+/*
+ * @fn on every sample and, with @others, every other record, the two
+ * merged in time order (on a tie the sample first), as `script` shows them.
+ */
+void skd_profile_walk(struct skd_profile *p, bool others, skd_profile_fn fn,
+		      void *arg);
+
 /* The name of event @index of the session ("cycles:pp"), or "". */
 const char *skd_profile_event_name(const struct skd_profile *p,
 				   unsigned int index);
