@@ -84,6 +84,9 @@ static int copy_events(const struct skd_config *cfg,
 					    cfg->event_attr_size);
 		if (ret)
 			return ret;
+		/* Each event states the size the array's stride says. */
+		if (events[i].size != cfg->event_attr_size)
+			return -EINVAL;
 		events[i].size = sizeof(events[i]);
 	}
 	return 0;

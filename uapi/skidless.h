@@ -202,7 +202,7 @@ struct skd_config {
  * else on a general-purpose counter its constraints allow.
  */
 struct skd_event_attr {
-	__u32 size;		/* caller's sizeof(struct skd_event_attr) */
+	__u32 size;		/* == skd_config.event_attr_size (EINVAL) */
 	__u32 flags;		/* enum skd_event_flags */
 	__u64 config;		/* EVENTSEL encoding, see above */
 	__u64 ldlat;		/* load-latency threshold, cycles (ldlat events) */

@@ -316,6 +316,7 @@ static int pmu_init(struct skd_session *s, const struct skd_pmu_ops *ops,
 		.nr_events = s->cfg.nr_events,
 		.branch_sample = s->cfg.branch_sample,
 		.callchain = s->cfg.callchain_depth > 0,
+		.max_freq = skd_pmu_max_sample_rate(),
 		.pebs_buffer_bytes = PEBS_BUFFER_BYTES,
 	};
 	struct skd_pmu_session *ps;

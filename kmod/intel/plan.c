@@ -279,6 +279,11 @@ static int check_event(struct planner *p, unsigned int i)
 		return fail(p, -EINVAL,
 			    "event %u: no sample period or frequency, and the session has none",
 			    i);
+	/* Above the throttle's rate a frequency could never be met. */
+	if (ev->freq > req->max_freq)
+		return fail(p, -ERANGE,
+			    "event %u: %llu samples/s is above max_sample_rate %u; lower -F or raise that module parameter",
+			    i, (unsigned long long)ev->freq, req->max_freq);
 
 	ev->event = i;
 	ev->config = a->config;

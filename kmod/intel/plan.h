@@ -39,6 +39,7 @@ struct skd_plan_request {
 	bool callchain;			/* call chains: one PEBS record per PMI */
 	u64 default_period;		/* events with neither period nor freq */
 	u64 default_freq;
+	u32 max_freq;			/* highest frequency an event may ask */
 	u32 pebs_buffer_bytes;		/* PEBS buffer per CPU */
 };
 

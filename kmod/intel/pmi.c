@@ -117,7 +117,7 @@ static void adjust_period(struct skd_pmu_cpu *pc, unsigned int ev, u64 now)
 
 	if (!e->freq || elapsed < FREQ_ADJUST_NS)
 		return;
-	want = e->freq * elapsed / NSEC_PER_SEC;
+	want = mul_u64_u64_div_u64(e->freq, elapsed, NSEC_PER_SEC);
 	got = pc->freq_samples[ev];
 	if (want && got) {
 		period = div64_u64(period * got, want);

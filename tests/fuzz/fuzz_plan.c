@@ -57,6 +57,8 @@ static void caps_of(unsigned int pick, struct skd_pmu_caps *c)
 	}
 }
 
+#define MAX_FREQ	100000	/* the module's default max_sample_rate */
+
 /* What a plan promises the programming code and the PMI. */
 static void check_plan(const struct skd_pmu_caps *c,
 		       const struct skd_pmu_plan *plan, unsigned int nr)
@@ -70,6 +72,9 @@ static void check_plan(const struct skd_pmu_caps *c,
 		const struct skd_planned_event *ev = &plan->ev[i];
 		bool fixed = SKD_IDX_IS_FIXED(ev->idx);
 		u32 width = fixed ? c->fixed_width : c->gp_width;
+
+		/* A frequency the throttle would always defeat is refused. */
+		FUZZ_CHECK(ev->freq <= MAX_FREQ);
 
 		if (fixed) {
 			j = ev->idx - SKD_IDX_FIXED(0);
@@ -120,6 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.branch_sample = (u32)fuzz_take(&data, &size, 2) &
 				 __SKD_BRANCH_ALL,
 		.callchain = opts & 0x40,
+		.max_freq = MAX_FREQ,
 		.pebs_buffer_bytes = PEBS_BUFFER_BYTES,
 	};
 	u64 deflt = fuzz_take(&data, &size, 8);
@@ -152,7 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(memchr(why, '\0', sizeof(why)));
 	if (ret) {
 		FUZZ_CHECK(ret == -EINVAL || ret == -EOPNOTSUPP ||
-			   ret == -ENOSPC || ret == -EPERM);
+			   ret == -ENOSPC || ret == -EPERM || ret == -ERANGE);
 		FUZZ_CHECK(why[0]);
 	} else {
 		FUZZ_CHECK(!why[0]);

@@ -21,7 +21,7 @@ leaves() {
 	awk '{ for (i = 1; i < NF; i++) if ($i ~ /^[UK]\*?$/) { print $(i + 1); break } }'
 }
 
-plan 12
+plan 13
 
 skidless info --pmu "sim:$M" > "$T/info" 2>&1
 grep -q "^pmu: .*$M" "$T/info" && grep -q "^PEBS: *format" "$T/info" &&
@@ -93,6 +93,10 @@ out=$(skidless record --backend "sim:$M" \
 	-o "$T/x" -- true 2>&1)
 [ $? != 0 ] && echo "$out" | grep -q "counter"
 result $? "more events than counters are refused, naming the counters: $out"
+
+out=$(skidless record --backend "sim:$M" -e cycles -F 10000001 -o "$T/x" -- true 2>&1)
+[ $? != 0 ] && echo "$out" | grep -q "above max_sample_rate"
+result $? "a frequency no throttle allows is refused, naming the limit: $out"
 
 out=$(skidless record --backend "sim:$M" -e mem_trans_retired.load_latency:ppp \
 	-o "$T/x" -- true 2>&1)

@@ -950,12 +950,17 @@ static void corrupt(struct skd_config *c, bool sim)
 		e->config |= 1ULL << bit;
 		break;
 	case 28:
-		switch (below(3)) {
+		switch (below(4)) {
 		case 0:
 			e->precise = 4 + below(252);
 			break;
 		case 1:
 			e->flags |= SKD_EV_EXCLUDE_USER | SKD_EV_EXCLUDE_KERNEL;
+			break;
+		case 2:
+			/* An event whose size is not the array's stride. */
+			e->size = chance(300) ? 0 : c->event_attr_size + 1 +
+						   below(chance(500) ? 8 : ~0U - 64);
 			break;
 		default:
 			e->ldlat = 1 + below(0xffff);

@@ -35,6 +35,7 @@
 #define LOAD_LATENCY	0x01cd		/* mem_trans_retired.load_latency */
 
 static struct skd_info info;
+static uint32_t max_rate;	/* the PMU backends' max_sample_rate */
 static size_t page;
 
 /* Two read-write pages, then a PROT_NONE page: for the config... */
@@ -253,18 +254,19 @@ CASE(sintel_model, c->backend = SKD_BACKEND_INTEL)
 /* -- struct skd_event_attr: size and stride (version 0: 40) -- */
 CASE(esize_zero, c->event_attr_size = 0)
 CASE(esize_below_v0, c->event_attr_size = SKD_EVENT_ATTR_SIZE_VER0 - 1)
-CASE(esize_odd, c->event_attr_size = SKD_EVENT_ATTR_SIZE_VER0 + 4)
-CASE(esize_larger, c->event_attr_size = SKD_EVENT_ATTR_SIZE_VER0 + 8)
-CASE(esize_first_unknown, c->event_attr_size = SKD_EVENT_ATTR_SIZE_VER0 + 8;
+CASE(esize_odd, c->event_attr_size = ev->size = SKD_EVENT_ATTR_SIZE_VER0 + 4)
+CASE(esize_larger, c->event_attr_size = ev->size = SKD_EVENT_ATTR_SIZE_VER0 + 8)
+CASE(esize_first_unknown,
+     c->event_attr_size = ev->size = SKD_EVENT_ATTR_SIZE_VER0 + 8;
      ((uint8_t *)ev)[SKD_EVENT_ATTR_SIZE_VER0] = 1)
 /* Two events 48 bytes apart: the second one's unknown tail is checked. */
-CASE(estride_second_tail, c->event_attr_size = 48; c->nr_events = 2;
+CASE(estride_second_tail, c->event_attr_size = ev->size = 48; c->nr_events = 2;
      memcpy((uint8_t *)ev + 48, ev, sizeof(*ev));
      ((uint8_t *)ev)[48 + 47] = 1)
-CASE(estride_two, c->event_attr_size = 48; c->nr_events = 2;
+CASE(estride_two, c->event_attr_size = ev->size = 48; c->nr_events = 2;
      memcpy((uint8_t *)ev + 48, ev, sizeof(*ev)))
-CASE(esize_page, c->event_attr_size = page)
-CASE(esize_page_plus1, c->event_attr_size = page + 1)
+CASE(esize_page, c->event_attr_size = ev->size = page)
+CASE(esize_page_plus1, c->event_attr_size = ev->size = page + 1)
 CASE(eptr_null, c->events_ptr = 0)
 CASE(eptr_kernel, c->events_ptr = (uintptr_t)KERNEL_PTR)
 CASE(eptr_crosses, c->nr_events = 2;
@@ -305,6 +307,19 @@ CASE(eperiod_max, ev->sample_period = ~0ULL)
 CASE(eperiod_none, c->sample_period = 0; ev->sample_period = 0)
 CASE(efreq_own, c->sample_period = 0; ev->flags = SKD_EV_FREQ;
      ev->sample_freq = 1000)
+CASE(efreq_max, c->sample_period = 0; ev->flags = SKD_EV_FREQ;
+     ev->sample_freq = max_rate)
+CASE(efreq_above_max, c->sample_period = 0; ev->flags = SKD_EV_FREQ;
+     ev->sample_freq = max_rate + 1ULL)
+CASE(efreq_huge, c->sample_period = 0; ev->flags = SKD_EV_FREQ;
+     ev->sample_freq = ~0ULL)
+CASE(sfreq_above_max, c->flags |= SKD_CFG_FREQ; c->sample_freq = max_rate + 1ULL;
+     ev->flags = SKD_EV_FREQ)
+CASE(esize_field_zero, ev->size = 0)
+CASE(esize_field_larger, ev->size = SKD_EVENT_ATTR_SIZE_VER0 + 8)
+CASE(estride_second_size, c->event_attr_size = 48; c->nr_events = 2;
+     ev->size = 48; memcpy((uint8_t *)ev + 48, ev, sizeof(*ev));
+     ((struct skd_event_attr *)((uint8_t *)ev + 48))->size = 40)
 CASE(efreq_from_session, c->flags |= SKD_CFG_FREQ; c->sample_freq = 1000;
      ev->flags = SKD_EV_FREQ)
 
@@ -437,6 +452,15 @@ static const struct {
 	{ "event and session without a period", eperiod_none, 1, EINVAL },
 	{ "event with its own frequency", efreq_own, 1, 0 },
 	{ "event frequency from the session", efreq_from_session, 1, 0 },
+	{ "event frequency at max_sample_rate", efreq_max, 1, 0 },
+	{ "event frequency max_sample_rate + 1", efreq_above_max, 1, ERANGE },
+	{ "event frequency 2^64 - 1", efreq_huge, 1, ERANGE },
+	{ "session frequency max_sample_rate + 1, taken by an event",
+	  sfreq_above_max, 1, ERANGE },
+	{ "event size 0", esize_field_zero, 1, EINVAL },
+	{ "event size 48, event_attr_size 40", esize_field_larger, 1, EINVAL },
+	{ "two events 48 bytes apart, the second's size 40",
+	  estride_second_size, 1, EINVAL },
 	{ "intel backend (no PMU here), sim fields", sintel_model, 1, ENODEV },
 };
 
@@ -575,6 +599,20 @@ static struct skd_pmu_info pmu_q(uint32_t backend, uint32_t model)
 	};
 
 	return q;
+}
+
+/* The rate above which the PMU backends refuse a frequency. */
+static uint32_t sim_max_sample_rate(void)
+{
+	struct skd_pmu_info q = pmu_q(SKD_BACKEND_SIM, SKD_SIM_SKYLAKE);
+	int fd = fresh_fd();
+
+	if (ioctl(fd, SKD_IOC_GET_PMU, &q) || !q.max_sample_rate) {
+		printf("Bail out! GET_PMU: %s\n", strerror(errno));
+		exit(KTAP_FAIL);
+	}
+	close(fd);
+	return q.max_sample_rate;
 }
 
 #define NR_PMU_CASES 20
@@ -960,6 +998,7 @@ int main(void)
 
 	test_device_info(&info);
 	page = info.page_size;
+	max_rate = sim_max_sample_rate();
 	cbuf = guarded_pages(&cguard);
 	ebuf = guarded_pages(&eguard);
 	ro = mmap(NULL, page, PROT_READ | PROT_WRITE,

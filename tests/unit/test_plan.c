@@ -55,6 +55,7 @@
 #define PDIST		(SKD_EVF_PEBS | SKD_EVF_PRECDIST)
 
 #define PEBS_BYTES	65536
+#define MAX_RATE	100000	/* the module's default max_sample_rate */
 
 /* ---- the CPUs: pmu_caps.c's, and variants of them ---------------------- */
 
@@ -1210,6 +1211,13 @@ static const struct scenario scenarios[] = {
 		.err = -EINVAL, .word = "no sample period",
 	},
 	{
+		.name = "frequency above max_sample_rate",
+		.caps = pmu_caps_skylake, .nr = 1,
+		.ev = { { .size = 40, .config = CYCLES, .flags = SKD_EV_FREQ,
+			  .sample_freq = MAX_RATE + 1 } },
+		.err = -ERANGE, .word = "100001 samples/s is above max_sample_rate 100000",
+	},
+	{
 		.name = "unknown branch_sample bit", .caps = pmu_caps_skylake,
 		.nr = 1, .ev = { EV(CYCLES, 0) }, .branch = 1U << 10,
 		.err = -EOPNOTSUPP, .word = "branch_sample bits 0x400",
@@ -1382,6 +1390,7 @@ static int plan(const struct scenario *s, struct skd_pmu_plan *p, char *why,
 		.callchain = s->callchain,
 		.default_period = 100003,
 		.default_freq = 0,
+		.max_freq = MAX_RATE,
 		.pebs_buffer_bytes = PEBS_BYTES,
 	};
 	struct skd_pmu_caps caps;
@@ -1504,6 +1513,7 @@ static void test_why_buffers(void **state)
 	struct skd_plan_request req = {
 		.events = ev, .nr_events = 2,
 		.default_period = 100003, .pebs_buffer_bytes = PEBS_BYTES,
+		.max_freq = MAX_RATE,
 	};
 	struct skd_pmu_caps caps;
 	struct skd_pmu_plan p;
@@ -1530,6 +1540,7 @@ static void test_order_kept(void **state)
 	struct skd_plan_request req = {
 		.events = ev, .nr_events = 3,
 		.default_period = 100003, .pebs_buffer_bytes = PEBS_BYTES,
+		.max_freq = MAX_RATE,
 	};
 	struct skd_pmu_caps caps;
 	struct skd_pmu_plan p;
@@ -1576,7 +1587,7 @@ static void test_search_random(void **state)
 	struct skd_event_attr ev[SKD_MAX_EVENTS];
 	struct skd_plan_request req = {
 		.events = ev, .default_period = 100003,
-		.pebs_buffer_bytes = PEBS_BYTES,
+		.pebs_buffer_bytes = PEBS_BYTES, .max_freq = MAX_RATE,
 	};
 	unsigned int kind[SKD_MAX_EVENTS];
 	struct skd_pmu_caps caps;

@@ -177,6 +177,7 @@ bool record_pmu_explain(const struct record_pmu *rp,
 		.nr_events = rp->nr_events,
 		.branch_sample = cfg->branch_sample,
 		.callchain = cfg->callchain_depth > 0,
+		.max_freq = rp->pmu.max_sample_rate,
 		.pebs_buffer_bytes = 64 * 1024,
 	};
 	static struct skd_pmu_plan plan;

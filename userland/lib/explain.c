@@ -34,8 +34,9 @@ static const struct explanation table[] = {
 	{ SKD_OP_CONFIG, ESRCH,
 	  "no such process: check the -p PID (it may have exited)" },
 	{ SKD_OP_CONFIG, ERANGE,
-	  "a value is beyond the module's limits: -F above max_freq, -m above "
-	  "max_ring_pages, or a call-chain depth above 127 (see `skidless info`)" },
+	  "a value is beyond the module's limits: -F above max_freq (timer) or "
+	  "the throttling rate (PMU backends), -m above max_ring_pages, or a "
+	  "call-chain depth above 127 (see `skidless info`)" },
 	{ SKD_OP_CONFIG, ENXIO,
 	  "a CPU in -C does not exist on this machine (see "
 	  "/sys/devices/system/cpu/possible)" },
