@@ -91,12 +91,15 @@ $(BUILD)/%.o: %.c
 
 kselftests: $(KSFT_BINS) $(KSFT_PROGS)
 
-$(BUILD)/kselftest/%: tests/kselftest/%.c $(KSFT_LIBS) $(KSFT_LIBS:.c=.h) \
-		tests/kselftest/ktap.h $(LIB)
+# A test too big for one file keeps its other parts in tests/kselftest/NAME/.
+.SECONDEXPANSION:
+$(BUILD)/kselftest/%: tests/kselftest/%.c $$(wildcard tests/kselftest/%/*) \
+		$(KSFT_LIBS) $(KSFT_LIBS:.c=.h) tests/kselftest/ktap.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(quiet) CC $<
 	$(Q)$(CC) $(filter-out -O2,$(CFLAGS)) $(KSFT_CFLAGS) -Itests/kselftest \
-		-o $@ $< $(KSFT_LIBS) $(LIB) $(LDLIBS)
+		-o $@ $< $(wildcard tests/kselftest/$*/*.c) $(KSFT_LIBS) $(LIB) \
+		$(LDLIBS)
 
 $(BUILD)/kselftest/%: tests/kselftest/progs/%.c
 	@mkdir -p $(dir $@)
