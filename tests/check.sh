@@ -14,7 +14,8 @@
 #      summary of what it survived
 #
 # The debug kernel builds (niced, cached) from the start, while stages 2-5
-# run; the userland fuzzers run (niced) beside the two debug-kernel VMs.
+# run; the userland fuzzers (each target two minutes, two at a time) run
+# niced beside the end of that build and the two debug-kernel VMs.
 #
 # Every stage writes TAP into build/check/; the last line is the sum of all
 # of them: "N passed, N failed, N skipped".
@@ -124,7 +125,7 @@ cp "$OUT/vm/results.tap" "$OUT/vm.tap" 2>/dev/null ||
 
 say "reliability lane: debug kernel, stress, fuzzing"
 # Niced: the VMs' tests measure time, the fuzzers only spend it.
-nice -n 10 bash tests/fuzz/run.sh --groups --seconds "${SKD_FUZZ_SECONDS:-120}" \
+nice -n 10 bash tests/fuzz/run.sh --seconds "${SKD_FUZZ_SECONDS:-120}" -j 2 \
 	--tap "$OUT/fuzz.tap" > "$OUT/fuzz.log" 2>&1 &
 FUZZ_JOB=$!
 wait "$DEBUG_KERNEL_JOB"

@@ -47,7 +47,9 @@ else
 	echo "  device fuzzer:             debug kernel $(taps | grep -ahE '^# fuzz_device: ' | sed 's/^# fuzz_device: //' | paste -sd';' -)"
 fi
 echo "  device fuzzer:             Debian's kernel $(grep -ahE '^# fuzz_device: ' "$OUT/vm/tap.log" 2>/dev/null | sed 's/^# fuzz_device: //' | paste -sd';' -)"
-echo "  userland fuzzers:          $(grep -ah '^# fuzz: ' "$OUT/fuzz.log" 2>/dev/null | sed 's/^# fuzz: //' | tail -n 1)"
+echo "  userland fuzzers:          $(grep -ahcE '^(not )?ok - fuzz [a-z]+: [0-9]+ runs in' "$OUT/fuzz.tap" 2>/dev/null) targets," \
+	"$(grep -ah '^# fuzz: ' "$OUT/fuzz.log" 2>/dev/null | sed 's/^# fuzz: //' | tail -n 1)," \
+	"$(grep -ahoE '[0-9]+ s of CPU' "$OUT/fuzz.tap" 2>/dev/null | awk '{ n += $1 } END { print n + 0 }') s of CPU"
 RESULTS=("${VMS[@]/%//results.tap}")
 echo "  kernel reports:            KASAN $(count 'BUG: KASAN')," \
 	"UBSAN $(count 'UBSAN:')," \

@@ -6,28 +6,21 @@
 # target for a fixed time from its corpus in build/fuzz/corpus/TARGET,
 # seeded from build/fuzz/seeds/TARGET.
 #
-#   tests/fuzz/run.sh [--groups] [--seconds N] [--tap FILE] [-j N] [NAME...]
+#   tests/fuzz/run.sh [--seconds N] [--tap FILE] [-j N] [TARGET...]
 #
-# --groups      fuzz the CI groups of the Makefile instead of the targets
-#               (NAMEs are then groups): one binary per group, whose first
-#               input byte picks the member, from build/fuzz/corpus/group_G
-#               seeded from build/fuzz/seeds-group/G. The regression inputs
-#               of every member are replayed first, each with its member's
-#               own target.
-# --seconds N   fuzzing time per target or group (default 120)
+# --seconds N   fuzzing time per target (default 120)
 # --tap FILE    also write the TAP lines to FILE
-# -j N          run N targets or groups at once (default 1)
+# -j N          run N targets at once (default 1)
 #
-# CI runs: tests/fuzz/run.sh --groups --seconds 120 -j 1 --tap FILE
+# CI runs: tests/fuzz/run.sh --seconds 120 -j 2 --tap FILE
 #
-# Prints one TAP line per target (group), and one per target (member) that
-# has regression inputs; the last line is "# fuzz: N runs in total". A
-# crash, sanitizer report, leak, timeout or out-of-memory fails its target
-# (group): the input is copied to tests/fuzz/regressions/TARGET/crash-SHA1,
-# where it stays as a regression input (commit it with the fix), and the
-# report's head goes into the TAP as comments. An input of a group is
-# filed under the member it ran, without its first byte, so that it is an
-# input of the member's own target. Exits 1 if any target (group) failed.
+# Prints one TAP line per target, with the CPU time it got, and one per
+# target that has regression inputs; the last line is "# fuzz: N runs in
+# total". A crash, sanitizer report, leak, timeout or out-of-memory fails
+# its target: the input is copied to
+# tests/fuzz/regressions/TARGET/crash-SHA1, where it stays as a regression
+# input (commit it with the fix), and the report's head goes into the TAP
+# as comments. Exits 1 if any target failed.
 #
 # To reproduce one: build/fuzz/fuzz_TARGET tests/fuzz/regressions/TARGET/crash-SHA1
 # (logs of the last run are in build/fuzz/logs/).
@@ -40,30 +33,17 @@ TARGETS=(ring pebs lbr capture kallsyms maps elf events plan)
 SECONDS_PER=120
 TAP=
 JOBS=1
-GROUPS_MODE=0
 OPTS=(-timeout=10 -rss_limit_mb=2048)
 
-# The groups and their members, in index byte order, from the Makefile.
-declare -A MEMBERS=()
-GROUP_NAMES=()
-while read -r g m; do
-	[ -n "$g" ] || continue
-	GROUP_NAMES+=("$g")
-	MEMBERS[$g]=$m
-done < <(make -s --no-print-directory -C "$TOP/tests/fuzz" list-groups \
-	2> /dev/null)
-
 usage() {
-	echo "usage: $0 [--groups] [--seconds N] [--tap FILE] [-j N] [NAME...]" >&2
+	echo "usage: $0 [--seconds N] [--tap FILE] [-j N] [TARGET...]" >&2
 	echo "targets: ${TARGETS[*]}" >&2
-	echo "groups (with --groups): ${GROUP_NAMES[*]}" >&2
 	exit 2
 }
 
 want=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--groups) GROUPS_MODE=1; shift ;;
 	--seconds) [ $# -ge 2 ] || usage; SECONDS_PER=$2; shift 2 ;;
 	--tap) [ $# -ge 2 ] || usage; TAP=$2; shift 2 ;;
 	-j) [ $# -ge 2 ] || usage; JOBS=$2; shift 2 ;;
@@ -75,17 +55,9 @@ while [ $# -gt 0 ]; do
 done
 case $SECONDS_PER in ''|*[!0-9]*|0) usage ;; esac
 case $JOBS in ''|*[!0-9]*|0) usage ;; esac
-if [ $GROUPS_MODE = 1 ]; then
-	if [ ${#GROUP_NAMES[@]} = 0 ]; then
-		echo "$0: no groups from 'make -C tests/fuzz list-groups'" >&2
-		exit 2
-	fi
-	ITEMS=("${GROUP_NAMES[@]}")
-else
-	ITEMS=("${TARGETS[@]}")
-fi
+ITEMS=("${TARGETS[@]}")
 for t in "${want[@]}"; do
-	[[ " ${ITEMS[*]} " == *" $t "* ]] || { echo "$0: no target or group $t" >&2; usage; }
+	[[ " ${ITEMS[*]} " == *" $t "* ]] || { echo "$0: no target $t" >&2; usage; }
 done
 [ ${#want[@]} -gt 0 ] && ITEMS=("${want[@]}")
 
@@ -105,10 +77,7 @@ report_head() {
 	}' "$1"
 }
 
-# --groups replays with the single targets, so it builds both.
-goal=singles
-[ $GROUPS_MODE = 1 ] && goal=all
-if ! make -s -C "$TOP/tests/fuzz" -j"$JOBS" $goal > "$FUZZ/logs/build.log" 2>&1; then
+if ! make -s -C "$TOP/tests/fuzz" -j"$JOBS" > "$FUZZ/logs/build.log" 2>&1; then
 	tap "not ok - fuzz targets build (clang, libFuzzer, ASan, UBSan)"
 	while IFS= read -r l; do
 		tap "$l"
@@ -146,17 +115,21 @@ replay() {
 
 # Fuzzes with BIN for SECONDS_PER from build/fuzz/corpus/NAME and DIR...,
 # artifacts in build/fuzz/artifacts/NAME/ (art), log in logs/NAME.log; sets
-# rc, runs (also in logs/NAME.runs), rate and cov.
+# rc, runs (also in logs/NAME.runs), rate, cov and cpu (seconds of CPU the
+# fuzzer got: beside the VMs of make check, less than its wall time).
 run_fuzzer() {
 	local name=$1 bin=$2 corpus=$FUZZ/corpus/$1 log=$FUZZ/logs/$1.log
+	local TIMEFORMAT='%U %S'
 	shift 2
 	art=$FUZZ/artifacts/$name
 	rm -rf "$art"
 	mkdir -p "$corpus" "$art"
-	timeout -k 10 $((SECONDS_PER + 300)) "$bin" "${OPTS[@]}" \
+	{ time timeout -k 10 $((SECONDS_PER + 300)) "$bin" "${OPTS[@]}" \
 		-max_total_time="$SECONDS_PER" -print_final_stats=1 \
-		-artifact_prefix="$art/" "$corpus" "$@" > "$log" 2>&1
+		-artifact_prefix="$art/" "$corpus" "$@" > "$log" 2>&1; } \
+		2> "$FUZZ/logs/$name.time"
 	rc=$?
+	cpu=$(awk '{ printf "%.0f", $1 + $2 }' "$FUZZ/logs/$name.time")
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	runs=${runs:-0}
 	echo "$runs" > "$FUZZ/logs/$name.runs"
@@ -165,15 +138,12 @@ run_fuzzer() {
 	rate=$((runs / SECONDS_PER))
 }
 
-# FILE, less its first SKIP bytes, as tests/fuzz/regressions/T/crash-SHA1
-# (the SHA1 of what is stored); prints that path.
+# FILE as tests/fuzz/regressions/T/crash-SHA1; prints that path.
 save_regression() {
-	local t=$1 f=$2 skip=$3 tmp sha
+	local t=$1 f=$2 sha
+	sha=$(sha1sum "$f" | cut -d' ' -f1)
 	mkdir -p "$REGRESS/$t"
-	tmp=$(mktemp "$REGRESS/$t/.new.XXXXXX")
-	tail -c +$((skip + 1)) "$f" > "$tmp"
-	sha=$(sha1sum "$tmp" | cut -d' ' -f1)
-	mv "$tmp" "$REGRESS/$t/crash-$sha"
+	cp "$f" "$REGRESS/$t/crash-$sha"
 	echo "tests/fuzz/regressions/$t/crash-$sha"
 }
 
@@ -182,8 +152,9 @@ result() {
 	local what=$1 name=$2 out=$3 f
 	shift 3
 	if [ $rc = 0 ] && [ $# = 0 ]; then
-		echo "ok - $what: $runs runs in $SECONDS_PER s ($rate/s)," \
-			"0 crashes, ${cov:-no coverage line}" >> "$out"
+		echo "ok - $what: $runs runs in $SECONDS_PER s ($rate/s," \
+			"${cpu:-?} s of CPU), 0 crashes, ${cov:-no coverage line}" \
+			>> "$out"
 		return 0
 	fi
 	{
@@ -198,7 +169,7 @@ result() {
 # One target: its TAP lines in $FUZZ/logs/T.tap, its run count in T.runs.
 fuzz_one() {
 	local t=$1 out=$FUZZ/logs/$1.tap
-	local rc runs cov rate art f k kinds=() dirs
+	local rc runs cov rate cpu art f k kinds=() dirs
 
 	: > "$out"
 	echo 0 > "$FUZZ/logs/$t.runs"
@@ -214,97 +185,22 @@ fuzz_one() {
 	for f in "$art"/crash-* "$art"/leak-* "$art"/timeout-* "$art"/oom-*; do
 		[ -f "$f" ] || continue
 		k=$(basename "$f")
-		kinds+=("${k%%-*} -> $(save_regression "$t" "$f" 0)")
+		kinds+=("${k%%-*} -> $(save_regression "$t" "$f")")
 	done
 	result "fuzz $t" "$t" "$out" "${kinds[@]}"
 }
 
-# Group inputs: byte i, then an input of member i (of the group's list).
-prefix_copy() {
-	local i=$1 src=$2 dst=$3
-	{ printf '%b' "\\0$(printf %03o "$i")"; cat "$src"; } > "$dst"
-}
-
-# One group, its members' regression inputs replayed already: its TAP
-# lines appended to $FUZZ/logs/group_G.tap, its run count in group_G.runs.
-fuzz_group() {
-	local g=$1 name=group_$1 out=$FUZZ/logs/group_$1.tap
-	local reg=$FUZZ/regress-group/$1 members
-	local rc runs cov rate art f k b i m kinds=() share
-
-	read -ra members <<< "${MEMBERS[$g]}"
-
-	# The members' regression inputs join the seeds, as group inputs.
-	rm -rf "$reg"
-	mkdir -p "$reg"
-	for i in "${!members[@]}"; do
-		for f in "$REGRESS/${members[i]}"/*; do
-			[ -f "$f" ] || continue
-			prefix_copy "$i" "$f" "$reg/${members[i]}-${f##*/}"
-		done
-	done
-	run_fuzzer "$name" "$FUZZ/fuzz_group_$g" "$FUZZ/seeds-group/$g" "$reg"
-
-	# Each failing input is filed under the member that ran it.
-	for f in "$art"/crash-* "$art"/leak-* "$art"/timeout-* "$art"/oom-*; do
-		[ -f "$f" ] || continue
-		k=$(basename "$f")
-		k=${k%%-*}
-		if [ ! -s "$f" ]; then
-			# The group runs no member on an empty input.
-			kinds+=("$k on the empty input, in no member: kept as\
- build/fuzz/artifacts/$name/$(basename "$f")")
-			continue
-		fi
-		b=$(od -An -tu1 -N1 "$f" | tr -d ' ')
-		m=${members[b % ${#members[@]}]}
-		kinds+=("$k in $m -> $(save_regression "$m" "$f" 1)")
-	done
-	if result "fuzz group $g (${members[*]})" "$name" "$out" \
-			"${kinds[@]}" && [ ${#members[@]} -gt 1 ]; then
-		# How the time went: "fuzz group: M N runs S s; ..." (group.c).
-		share=$(sed -n 's/^fuzz group: //p' "$FUZZ/logs/$name.log" |
-			tail -1 | sed 's/ *;$//; s/; */, /g')
-		[ -z "$share" ] || echo "#   members: $share" >> "$out"
-	fi
-}
-
-# --groups: every member's regression inputs first, a group whose member
-# fails one is not fuzzed.
-run=()
-if [ $GROUPS_MODE = 1 ]; then
-	for g in "${ITEMS[@]}"; do
-		out=$FUZZ/logs/group_$g.tap
-		: > "$out"
-		echo 0 > "$FUZZ/logs/group_$g.runs"
-		bad=()
-		for m in ${MEMBERS[$g]}; do
-			replay "$m" "$out" || bad+=("$m")
-		done
-		if [ ${#bad[@]} -gt 0 ]; then
-			echo "not ok - fuzz group $g (${MEMBERS[$g]}): not run," \
-				"a regression input of ${bad[*]} crashes" >> "$out"
-		else
-			run+=("$g")
-		fi
-	done
-	job=fuzz_group
-else
-	run=("${ITEMS[@]}")
-	job=fuzz_one
-fi
-
 running=0
-for t in "${run[@]}"; do
+for t in "${ITEMS[@]}"; do
 	if [ "$JOBS" -gt 1 ]; then
 		if [ $running -ge "$JOBS" ]; then
 			wait -n
 			running=$((running - 1))
 		fi
-		$job "$t" &
+		fuzz_one "$t" &
 		running=$((running + 1))
 	else
-		$job "$t"
+		fuzz_one "$t"
 	fi
 done
 wait
@@ -312,7 +208,6 @@ wait
 failed=0
 total=0
 for t in "${ITEMS[@]}"; do
-	[ $GROUPS_MODE = 1 ] && t=group_$t
 	while IFS= read -r line; do
 		tap "$line"
 		[[ $line == "not ok"* ]] && failed=1
