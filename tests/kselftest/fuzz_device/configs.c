@@ -78,13 +78,19 @@ static void good_timer(struct skd_config *c)
 /* Events every sim model places on its counters without PEBS. */
 static const uint64_t safe_events[] = { 0x003c, 0x00c0, 0x00c4, 0x00c5 };
 
+/* A timer config moved to the sim backend: the model asked for, or any. */
+static void sim_base(struct skd_config *c)
+{
+	good_timer(c);
+	c->backend = SKD_BACKEND_SIM;
+	c->sim_model = sim_model_arg ? sim_model_arg : below(__SKD_SIM_MAX);
+}
+
 static void good_sim(struct skd_config *c)
 {
 	unsigned int i, n = 1 + below(2);
 
-	good_timer(c);
-	c->backend = SKD_BACKEND_SIM;
-	c->sim_model = sim_model_arg ? sim_model_arg : below(__SKD_SIM_MAX);
+	sim_base(c);
 	if (c->flags & SKD_CFG_FREQ)
 		c->sample_freq = 1 + below(1000);
 	else
@@ -128,9 +134,7 @@ static void plausible_pmu(struct skd_config *c)
 {
 	unsigned int i, n = 1 + below(chance(200) ? SKD_MAX_EVENTS : 4);
 
-	good_timer(c);
-	c->backend = SKD_BACKEND_SIM;
-	c->sim_model = sim_model_arg ? sim_model_arg : below(__SKD_SIM_MAX);
+	sim_base(c);
 	if (c->flags & SKD_CFG_FREQ)
 		c->sample_freq = 1 + below(5000);
 	else
