@@ -113,18 +113,18 @@ replay() {
 	return 1
 }
 
-# Fuzzes with BIN for SECONDS_PER from build/fuzz/corpus/NAME and DIR...,
+# Fuzzes target NAME for SECONDS_PER from build/fuzz/corpus/NAME and DIR...,
 # artifacts in build/fuzz/artifacts/NAME/ (art), log in logs/NAME.log; sets
 # rc, runs (also in logs/NAME.runs), rate, cov and cpu (seconds of CPU the
 # fuzzer got: beside the VMs of make check, less than its wall time).
 run_fuzzer() {
-	local name=$1 bin=$2 corpus=$FUZZ/corpus/$1 log=$FUZZ/logs/$1.log
+	local name=$1 corpus=$FUZZ/corpus/$1 log=$FUZZ/logs/$1.log
 	local TIMEFORMAT='%U %S'
-	shift 2
+	shift
 	art=$FUZZ/artifacts/$name
 	rm -rf "$art"
 	mkdir -p "$corpus" "$art"
-	{ time timeout -k 10 $((SECONDS_PER + 300)) "$bin" "${OPTS[@]}" \
+	{ time timeout -k 10 $((SECONDS_PER + 300)) "$FUZZ/fuzz_$name" "${OPTS[@]}" \
 		-max_total_time="$SECONDS_PER" -print_final_stats=1 \
 		-artifact_prefix="$art/" "$corpus" "$@" > "$log" 2>&1; } \
 		2> "$FUZZ/logs/$name.time"
@@ -147,18 +147,18 @@ save_regression() {
 	echo "tests/fuzz/regressions/$t/crash-$sha"
 }
 
-# The TAP line of run NAME, as WHAT, into OUT; the failing inputs in $@.
+# The TAP line of target NAME's run into OUT; the failing inputs in $@.
 result() {
-	local what=$1 name=$2 out=$3 f
-	shift 3
+	local name=$1 out=$2 f
+	shift 2
 	if [ $rc = 0 ] && [ $# = 0 ]; then
-		echo "ok - $what: $runs runs in $SECONDS_PER s ($rate/s," \
+		echo "ok - fuzz $name: $runs runs in $SECONDS_PER s ($rate/s," \
 			"${cpu:-?} s of CPU), 0 crashes, ${cov:-no coverage line}" \
 			>> "$out"
 		return 0
 	fi
 	{
-		echo "not ok - $what: $runs runs in $SECONDS_PER s," \
+		echo "not ok - fuzz $name: $runs runs in $SECONDS_PER s," \
 			"$# crashes (rc $rc, log: build/fuzz/logs/$name.log)"
 		for f; do echo "#   $f"; done
 		report_head "$FUZZ/logs/$name.log"
@@ -179,7 +179,7 @@ fuzz_one() {
 	fi
 	dirs=("$FUZZ/seeds/$t")
 	[ -d "$REGRESS/$t" ] && dirs+=("$REGRESS/$t")
-	run_fuzzer "$t" "$FUZZ/fuzz_$t" "${dirs[@]}"
+	run_fuzzer "$t" "${dirs[@]}"
 
 	# Every input that made it fail becomes a regression input.
 	for f in "$art"/crash-* "$art"/leak-* "$art"/timeout-* "$art"/oom-*; do
@@ -187,7 +187,7 @@ fuzz_one() {
 		k=$(basename "$f")
 		kinds+=("${k%%-*} -> $(save_regression "$t" "$f")")
 	done
-	result "fuzz $t" "$t" "$out" "${kinds[@]}"
+	result "$t" "$out" "${kinds[@]}"
 }
 
 running=0
