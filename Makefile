@@ -34,11 +34,23 @@ CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lelf -lkmod) -lm
 
-# The model table and the session planner are the module's: one source,
-# so the command explains a refusal by the very rules the module applied.
-LIB_SRCS := $(wildcard userland/lib/*.c) kmod/intel/models.c kmod/intel/plan.c
+# Intel's event lists become C at build time, for the command as for the
+# module (Kbuild runs the same generator): rules and names.
+GEN := $(BUILD)/gen
+GEN_EVENTS := $(BUILD)/gen_events
+PERFMON := kmod/intel/perfmon
+PERFMON_FILES := $(PERFMON)/mapfile.csv $(wildcard $(PERFMON)/*/events/*.json)
+JSONC_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null || echo -I/usr/include/json-c)
+JSONC_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
+
+# The model table, the event rules and the session planner are the
+# module's: one source, so the command explains a refusal by the very
+# rules the module applied.
+LIB_SRCS := $(wildcard userland/lib/*.c) kmod/intel/models.c \
+	kmod/intel/plan.c kmod/intel/event_rules.c
+GEN_SRCS := $(GEN)/event_table.c $(GEN)/event_info.c
 CLI_SRCS := $(wildcard userland/cli/*.c)
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_SRCS:.c=.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libskidless.a
 TOOL := $(BUILD)/skidless
@@ -67,10 +79,30 @@ tools: $(TOOL)
 ASAN_TOOL := $(BUILD)/skidless-asan
 ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
-$(ASAN_TOOL): $(LIB_SRCS) $(CLI_SRCS) $(wildcard userland/*/*.h)
+$(ASAN_TOOL): $(LIB_SRCS) $(GEN_SRCS) $(CLI_SRCS) $(wildcard userland/*/*.h)
 	$(quiet) LD $(@F)
 	$(Q)$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(ASAN_FLAGS) -o $@ \
-		$(LIB_SRCS) $(CLI_SRCS) $(LDLIBS)
+		$(LIB_SRCS) $(GEN_SRCS) $(CLI_SRCS) $(LDLIBS)
+
+$(GEN_EVENTS): kmod/intel/gen_events.c
+	@mkdir -p $(dir $@)
+	$(quiet) HOSTCC $(@F)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror \
+		$(JSONC_CFLAGS) -o $@ $< $(JSONC_LIBS)
+
+$(GEN)/event_table.c: $(GEN_EVENTS) $(PERFMON_FILES)
+	@mkdir -p $(dir $@)
+	$(quiet) GEN $(@F)
+	$(Q)$(GEN_EVENTS) --rules -o $@ $(PERFMON)
+
+$(GEN)/event_info.c: $(GEN_EVENTS) $(PERFMON_FILES)
+	@mkdir -p $(dir $@)
+	$(quiet) GEN $(@F)
+	$(Q)$(GEN_EVENTS) --info -o $@ $(PERFMON)
+
+$(GEN)/%.o: $(GEN)/%.c
+	$(quiet) CC $(<F)
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJS)
 	$(quiet) AR $(@F)

@@ -101,7 +101,7 @@ static long ioctl_config(struct skd_session *s, void __user *uarg)
 	int ret;
 
 	BUILD_BUG_ON(sizeof(struct skd_config) != SKD_CONFIG_SIZE_VER1);
-	BUILD_BUG_ON(sizeof(struct skd_event_attr) != SKD_EVENT_ATTR_SIZE_VER0);
+	BUILD_BUG_ON(sizeof(struct skd_event_attr) != SKD_EVENT_ATTR_SIZE_VER1);
 	ret = get_size(uarg, &usize, SKD_CONFIG_SIZE_VER0);
 	if (ret)
 		return ret;
@@ -179,33 +179,45 @@ static long ioctl_get_pmu(void __user *uarg)
 	struct skd_pmu_info info = {};
 	const struct skd_pmu_ops *ops;
 	struct skd_pmu_caps caps;
-	u32 usize, id;
+	u32 usize, id, cpu = 0;
 	int ret;
 
-	BUILD_BUG_ON(sizeof(struct skd_pmu_info) != SKD_PMU_INFO_SIZE_VER0);
+	BUILD_BUG_ON(sizeof(struct skd_pmu_info) != SKD_PMU_INFO_SIZE_VER1);
 	ret = get_size(uarg, &usize, SKD_PMU_INFO_SIZE_VER0);
 	if (ret)
 		return ret;
 	ret = copy_struct_from_user(&info, sizeof(info), uarg, usize);
 	if (ret)
 		return ret;
-	if (info.flags || info.cpu_signature)
+	if (info.flags || info.cpu_signature || info.core_type ||
+	    info.reserved0)
 		return -EINVAL;
+	if (info.query & ~__SKD_PMU_QUERY_ALL)
+		return -EOPNOTSUPP;
+	/* Hybrid parts differ per core type: any CPU may be asked about. */
+	if (info.query & SKD_PMU_QUERY_CPU) {
+		if (info.cpu >= nr_cpu_ids || !cpu_possible(info.cpu))
+			return -ENXIO;
+		cpu = info.cpu;
+	}
 	if (info.backend == SKD_BACKEND_INTEL) {
 		if (info.sim_model)
 			return -EINVAL;
-		caps = *skd_hw_caps(0);
+		caps = *skd_hw_caps(cpu);
 	} else if (info.backend == SKD_BACKEND_SIM) {
 		if (info.sim_model >= __SKD_SIM_MAX)
 			return -EINVAL;
 		info.sim_model = info.sim_model ?: skd_sim_default_model();
 		ops = skd_sim_ops(info.sim_model);
 		/* The model's constants only: no session needed. */
-		skd_sim_detect(ops, &caps);
+		ret = skd_sim_detect(ops, cpu, &caps);
+		if (ret)
+			return ret;
 	} else {
 		return -EINVAL;
 	}
 	skd_pmu_caps_to_info(&caps, &info);
+	info.cpu = cpu;
 	info.max_sample_rate = skd_pmu_max_sample_rate();
 	for (id = 1; id < __SKD_SIM_MAX; id++)
 		info.sim_models |= 1U << id;

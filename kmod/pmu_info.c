@@ -6,7 +6,7 @@
 #include <linux/kernel.h>
 
 #include "intel/hw.h"
-#include "intel/models.h"
+#include "intel/event_rules.h"
 #include "pmu_info.h"
 
 void skd_pmu_describe(char *buf, size_t len)
@@ -19,7 +19,7 @@ void skd_pmu_describe(char *buf, size_t len)
 	}
 	snprintf(buf, len,
 		 "%s (family %u model 0x%x): perfmon v%u, %u+%u counters, PEBS %s%u%s, %s %u%s",
-		 c->cpu ? c->cpu->name : "Intel", c->family, c->model,
+		 c->events ? c->events->name : "Intel", c->family, c->model,
 		 c->version, c->nr_gp, c->nr_fixed,
 		 c->flags & SKD_PMU_PEBS ? "format " : "none",
 		 c->flags & SKD_PMU_PEBS ? c->pebs_fmt : 0,

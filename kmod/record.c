@@ -74,7 +74,7 @@ void skd_record_task_ids(struct skd_session *s, struct task_struct *task,
 static __always_inline void *record_begin(struct skd_ring *ring, u32 type,
 					  u16 misc, u32 size,
 					  const struct skd_task_ids *ids,
-					  unsigned int ring_flags)
+					  unsigned int ring_flags, u64 time)
 {
 	u64 now = ktime_get_mono_fast_ns();
 	struct skd_rec_header *hdr;
@@ -88,7 +88,7 @@ static __always_inline void *record_begin(struct skd_ring *ring, u32 type,
 	hdr->misc = misc;
 	hdr->size = size;
 	id = (struct skd_rec_id *)(hdr + 1);
-	id->time = now;
+	id->time = time ?: now;
 	id->cpu = ring->core.cpu;
 	id->pid = ids->pid;
 	id->tid = ids->tid;
@@ -109,7 +109,7 @@ void *skd_record_begin(struct skd_session *s, u32 type, u16 misc, u32 size,
 
 	task_ids(s, task, &ids);
 	return record_begin(s->rings[smp_processor_id()], type, misc, size,
-			    &ids, ring_flags);
+			    &ids, ring_flags, 0);
 }
 
 void skd_record_end(struct skd_session *s, void *rec)
@@ -174,7 +174,7 @@ void skd_record_emit_sample(struct skd_session *s,
 
 	rec = record_begin(ring, SKD_REC_SAMPLE, d->misc |
 			   (kernel ? SKD_MISC_KERNEL : SKD_MISC_USER),
-			   size, d->ids, SKD_RING_SAMPLE);
+			   size, d->ids, SKD_RING_SAMPLE, d->time);
 	if (rec) {
 		rec->ip = d->ip;
 		rec->period = d->period;

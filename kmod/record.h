@@ -67,6 +67,7 @@ struct skd_sample_data {
 	u16 nr_branches;		/* 0 with branches == NULL: none */
 	u16 branch_flags;		/* SKD_BR_CALL_STACK */
 	const struct skd_task_ids *ids;	/* current's: skd_record_task_ids() */
+	u64 time;			/* CLOCK_MONOTONIC ns; 0: now */
 };
 
 /*

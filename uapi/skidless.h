@@ -213,9 +213,15 @@ struct skd_event_attr {
 	__u8 precise;		/* 0: counter overflow, 1-3: PEBS (:p :pp :ppp) */
 	__u8 reserved0[3];
 	__u32 reserved1;
+
+	/* Version 1. */
+	__u64 config1;		/* the value of the event's extra MSR: */
+				/* MSR_OFFCORE_RSP_x (offcore response) or */
+				/* MSR_PEBS_FRONTEND (front-end events); 0 else */
 };
 
 #define SKD_EVENT_ATTR_SIZE_VER0	40
+#define SKD_EVENT_ATTR_SIZE_VER1	48
 
 enum skd_event_flags {
 	SKD_EV_FREQ		= 1U << 0,	/* sample_freq, not sample_period */
@@ -245,6 +251,8 @@ enum skd_sim_model {
 	SKD_SIM_SKYLAKE		= 1,	/* PEBS fmt 3, 32 legacy LBRs + INFO */
 	SKD_SIM_ICELAKE		= 2,	/* adaptive PEBS fmt 4 */
 	SKD_SIM_SAPPHIRERAPIDS	= 3,	/* PEBS fmt 5, architectural LBR */
+	SKD_SIM_SKYLAKE_HTOFF	= 4,	/* Skylake server, 8 GP (no HT) */
+	SKD_SIM_ALDERLAKE	= 5,	/* hybrid: CPU 0 P-core, others E */
 	__SKD_SIM_MAX			/* non-ABI */
 };
 
@@ -289,6 +297,14 @@ enum skd_pmu_flags {
 	SKD_PMU_HYPERVISOR	= 1U << 8,	/* running under a hypervisor */
 	SKD_PMU_PTI		= 1U << 9,	/* page-table isolation: no PEBS */
 	SKD_PMU_SIMULATED	= 1U << 10,	/* a model, not this CPU */
+	SKD_PMU_TFA		= 1U << 11,	/* TSX force-abort off: no counter 3 */
+	SKD_PMU_VMX		= 1U << 12,	/* VMX on or KVM loaded: no PEBS */
+};
+
+/* skd_pmu_info.query */
+enum skd_pmu_query {
+	SKD_PMU_QUERY_CPU	= 1U << 0,	/* describe skd_pmu_info.cpu */
+	__SKD_PMU_QUERY_ALL	= (1U << 1) - 1	/* non-ABI */
 };
 
 struct skd_pmu_info {
@@ -311,9 +327,16 @@ struct skd_pmu_info {
 	__u32 sim_models;	/* bit (1 << model) per sim model built in */
 	char model_name[32];	/* "skylake", ...; "" when not in our tables */
 	char why[128];		/* why the backend is not usable; else "" */
+
+	/* Version 1: hybrid parts, whose core types differ. */
+	__u32 query;		/* in: enum skd_pmu_query; 0: CPU 0 */
+	__u32 cpu;		/* in: with SKD_PMU_QUERY_CPU; out: the CPU */
+	__u32 core_type;	/* CPUID.1AH:EAX[31:24]: 0x40 Core, 0x20 Atom */
+	__u32 reserved0;
 };
 
 #define SKD_PMU_INFO_SIZE_VER0	208
+#define SKD_PMU_INFO_SIZE_VER1	224
 
 /* ------------------------------------------------------------------ */
 /* Ioctl numbers                                                       */
@@ -456,6 +479,12 @@ struct skd_sample_mem {
 };
 
 #define SKD_MEM_MODELED		0x1	/* made up by the simulated PMU */
+/*
+ * latency holds two fields (Golden Cove and Gracemont): bits 15:0 the
+ * instruction's latency, 47:32 the cache access latency, in core cycles.
+ * Without this flag it is one load latency.
+ */
+#define SKD_MEM_LAT_SPLIT	0x2
 
 /*
  * One LBR entry, the same on every LBR format: info is normalized to the

@@ -6,11 +6,13 @@
  * and CPUs are claimed at START, and each CPU is programmed and restored
  * on that CPU with IRQs off.
  *
- * Coexistence: the counters a session uses are reserved with the kernel
- * (as perf reserves them) for as long as it runs; if perf or the NMI
- * watchdog holds them, or their enable bits are already set, START fails
- * with EBUSY. One session owns a CPU's PMU at a time. Every register
- * written is saved first and restored when the CPU stops.
+ * Coexistence: every GP counter of the CPU is reserved with the kernel
+ * for as long as a session runs, fixed-counter-only sessions included, as
+ * perf reserves them all with its first event (core.c
+ * x86_reserve_hardware()); if perf or the NMI watchdog holds them, or the
+ * counters a session needs are already counting (a fixed counter's bits
+ * in FIXED_CTR_CTRL included), START fails with EBUSY. One session owns a
+ * CPU's PMU at a time. Programming and restoring a CPU is program.c's.
  */
 #include <linux/cpumask.h>
 #include <linux/mutex.h>
@@ -35,149 +37,14 @@ static struct skd_pmu_session *pmu_of(struct skd_session *s)
 	return s->backend_data;
 }
 
-/* Registers the plan writes on a CPU, so they can be put back. */
-static void save_msrs(struct skd_pmu_cpu *pc)
-{
-	struct skd_pmu_session *ps = pc->ps;
-	const struct skd_pmu_plan *p = &ps->plan;
-	unsigned int i, n = 0;
-	u32 msrs[SKD_SAVED_MSRS_MAX];
-
-	for (i = 0; i < p->nr; i++) {
-		u32 idx = p->ev[i].idx;
-
-		if (SKD_IDX_IS_FIXED(idx)) {
-			msrs[n++] = SKD_MSR_FIXED_CTR(idx - SKD_IDX_FIXED(0));
-		} else {
-			msrs[n++] = SKD_MSR_EVENTSEL(idx);
-			msrs[n++] = SKD_MSR_PMC(idx);
-		}
-	}
-	msrs[n++] = SKD_MSR_FIXED_CTR_CTRL;
-	msrs[n++] = SKD_MSR_GLOBAL_CTRL;
-	if (p->pebs_counters) {
-		msrs[n++] = SKD_MSR_DS_AREA;
-		msrs[n++] = SKD_MSR_PEBS_ENABLE;
-		if (ps->caps.flags & SKD_PMU_PEBS_BASELINE)
-			msrs[n++] = SKD_MSR_PEBS_DATA_CFG;
-		if (p->ld_lat)
-			msrs[n++] = SKD_MSR_PEBS_LD_LAT;
-	}
-	if (p->lbr_nr) {
-		msrs[n++] = SKD_MSR_DEBUGCTL;
-		if (ps->caps.flags & SKD_PMU_ARCH_LBR) {
-			msrs[n++] = SKD_MSR_ARCH_LBR_CTL;
-			msrs[n++] = SKD_MSR_ARCH_LBR_DEPTH;
-		} else {
-			msrs[n++] = SKD_MSR_LBR_SELECT;
-		}
-	}
-	pc->nr_saved = 0;
-	for (i = 0; i < n; i++) {
-		struct skd_saved_msr *sv = &pc->saved[pc->nr_saved];
-
-		sv->msr = msrs[i];
-		if (!ps->ops->read_msr(sv->msr, &sv->val))
-			pc->nr_saved++;
-	}
-}
-
-static void restore_msrs(struct skd_pmu_cpu *pc)
-{
-	unsigned int i = pc->nr_saved;
-
-	/* Reverse order: enables (GLOBAL_CTRL, PEBS_ENABLE) went in last. */
-	while (i--)
-		pc->ps->ops->write_msr(pc->saved[i].msr, pc->saved[i].val);
-	pc->nr_saved = 0;
-}
-
-static void program_counters(struct skd_pmu_cpu *pc)
-{
-	const struct skd_pmu_ops *ops = pc->ps->ops;
-	const struct skd_pmu_plan *p = &pc->ps->plan;
-	unsigned int i;
-
-	for (i = 0; i < p->nr; i++) {
-		const struct skd_planned_event *e = &p->ev[i];
-
-		pc->period[i] = e->period;
-		pc->freq_since_ns[i] = 0;
-		pc->freq_samples[i] = 0;
-		if (SKD_IDX_IS_FIXED(e->idx)) {
-			ops->write_msr(SKD_MSR_FIXED_CTR(e->idx - SKD_IDX_FIXED(0)),
-				   e->reset);
-		} else {
-			/* The legacy alias sign-extends: fine for 31-bit periods. */
-			ops->write_msr(SKD_MSR_PMC(e->idx), e->reset);
-			ops->write_msr(SKD_MSR_EVENTSEL(e->idx),
-				   p->eventsel[e->idx]);
-		}
-	}
-	ops->write_msr(SKD_MSR_FIXED_CTR_CTRL, p->fixed_ctrl);
-}
-
 static void pmu_cpu_start(struct skd_session *s, unsigned int cpu)
 {
-	struct skd_pmu_session *ps = pmu_of(s);
-	struct skd_pmu_cpu *pc = per_cpu_ptr(ps->cpus, cpu);
-	const struct skd_pmu_plan *p = &ps->plan;
-	const struct skd_pmu_ops *ops = ps->ops;
-
-	if (pc->running)
-		return;
-	ops->cpu_attach();
-	save_msrs(pc);
-	pc->counting = false;
-	pc->counted_ns = 0;
-	/* Nothing counts until GLOBAL_CTRL says so, at the very end. */
-	skd_pmu_set_ctrl(pc);
-	if (p->pebs_counters)
-		skd_ds_program(pc);
-	program_counters(pc);
-	if (ps->caps.flags & SKD_PMU_PEBS_BASELINE && p->pebs_counters)
-		ops->write_msr(SKD_MSR_PEBS_DATA_CFG, p->pebs_data_cfg);
-	if (p->ld_lat)
-		ops->write_msr(SKD_MSR_PEBS_LD_LAT, p->ld_lat);
-	if (p->pebs_counters)
-		ops->write_msr(SKD_MSR_PEBS_ENABLE, p->pebs_enable);
-	pc->task_in = !ps->per_task || skd_session_wants_task(s, current);
-	if (p->lbr_nr) {
-		skd_lbr_reset(ps);
-		skd_lbr_enable(ps, pc->task_in);
-	}
-	pc->throttled = false;
-	pc->running = true;
-	this_cpu_write(skd_pmu_owner, pc);
-	skd_pmu_set_ctrl(pc);
+	skd_pmu_cpu_start(per_cpu_ptr(pmu_of(s)->cpus, cpu));
 }
 
 static void pmu_cpu_stop(struct skd_session *s, unsigned int cpu)
 {
-	struct skd_pmu_session *ps = pmu_of(s);
-	struct skd_pmu_cpu *pc = per_cpu_ptr(ps->cpus, cpu);
-	const struct skd_pmu_ops *ops = ps->ops;
-	u64 status;
-
-	if (!pc->running)
-		return;
-	pc->running = false;
-	skd_pmu_set_ctrl(pc);
-	if (ps->plan.pebs_counters)
-		ops->write_msr(SKD_MSR_PEBS_ENABLE, 0);
-	if (ps->plan.lbr_nr)
-		skd_lbr_enable(ps, false);
-	/* Nothing more can overflow; what the buffer holds is still ours. */
-	if (!ops->read_msr(SKD_MSR_GLOBAL_STATUS, &status))
-		ops->write_msr(SKD_MSR_GLOBAL_OVF_CTRL,
-			   status & (ps->plan.global_ctrl |
-				     SKD_STATUS_BUFFER_OVF));
-	if (ps->plan.pebs_counters)
-		skd_ds_drain(pc, NULL);
-	this_cpu_write(skd_pmu_owner, NULL);
-	skd_pmu_throttle_stop(pc);
-	restore_msrs(pc);
-	ops->cpu_detach();
+	skd_pmu_cpu_stop(per_cpu_ptr(pmu_of(s)->cpus, cpu));
 }
 
 struct busy_probe {
@@ -185,7 +52,11 @@ struct busy_probe {
 	bool busy;
 };
 
-/* Our counters must be off on this CPU: else someone else uses them. */
+/*
+ * Our counters must be off on this CPU, else someone else uses them: a GP
+ * counter's enable bit, or any bit of a fixed counter's nibble in
+ * FIXED_CTR_CTRL (the NMI watchdog counts cycles on fixed counter 1).
+ */
 static void probe_busy(void *arg)
 {
 	struct busy_probe *bp = arg;
@@ -199,8 +70,7 @@ static void probe_busy(void *arg)
 
 		if (SKD_IDX_IS_FIXED(idx)) {
 			if (!ops->read_msr(SKD_MSR_FIXED_CTR_CTRL, &v) &&
-			    (v & SKD_FIXED_NIBBLE(idx - SKD_IDX_FIXED(0)) &
-			     ~SKD_FIXED_PMI(idx - SKD_IDX_FIXED(0))))
+			    (v & SKD_FIXED_NIBBLE(idx - SKD_IDX_FIXED(0))))
 				bp->busy = true;
 		} else if (!ops->read_msr(SKD_MSR_EVENTSEL(idx), &v) &&
 			   (v & SKD_EVSEL_EN)) {
@@ -222,7 +92,7 @@ static int pmu_prepare(struct skd_session *s)
 {
 	struct skd_pmu_session *ps = pmu_of(s);
 	struct busy_probe bp = { .ps = ps };
-	u64 gp = ps->plan.global_ctrl & SKD_CTR_ANY_GP, taken = 0;
+	u64 gp = ps->plan.gp_reserved, taken = 0;
 	unsigned int cpu, i;
 	int ret;
 
@@ -247,7 +117,7 @@ static int pmu_prepare(struct skd_session *s)
 	for_each_cpu_and(cpu, s->cpus, cpu_online_mask)
 		smp_call_function_single(cpu, probe_busy, &bp, true);
 	if (bp.busy) {
-		pr_info_ratelimited("counters skidless needs are already counting: another PMU user is active\n");
+		pr_info_ratelimited("counters skidless needs are already counting: another PMU user is active (the NMI watchdog uses fixed counter 1: sysctl kernel.nmi_watchdog=0)\n");
 		ret = -EBUSY;
 		goto err_release;
 	}
@@ -274,7 +144,7 @@ static void pmu_unprepare(struct skd_session *s)
 	for_each_cpu(cpu, s->cpus)
 		per_cpu(skd_pmu_claim, cpu) = NULL;
 	skd_pmi_put();
-	release_counters(ps, ps->plan.global_ctrl & SKD_CTR_ANY_GP);
+	release_counters(ps, ps->plan.gp_reserved);
 	ps->claimed = false;
 }
 
@@ -319,6 +189,11 @@ static int pmu_init(struct skd_session *s, const struct skd_pmu_ops *ops,
 		.max_freq = skd_pmu_max_sample_rate(),
 		.pebs_buffer_bytes = PEBS_BUFFER_BYTES,
 	};
+	/* The session's exclude flags apply to every event (and the LBR). */
+	if (s->cfg.flags & SKD_CFG_EXCLUDE_USER)
+		req.exclude |= SKD_EV_EXCLUDE_USER;
+	if (s->cfg.flags & SKD_CFG_EXCLUDE_KERNEL)
+		req.exclude |= SKD_EV_EXCLUDE_KERNEL;
 	struct skd_pmu_session *ps;
 	unsigned int cpu;
 	char why[160];
@@ -370,12 +245,13 @@ static int pmu_init(struct skd_session *s, const struct skd_pmu_ops *ops,
 	 * hotplug lock: lockdep's circular dependency, and a real deadlock
 	 * with a CPU going offline. The probe idles until the session runs.
 	 */
-	if (ps->per_task) {
+	if (ps->per_task || ps->plan.large_pebs) {
 		ret = skd_task_switch_get();
 		if (ret)
 			goto err_fini;
 		ps->switch_probe = true;
 	}
+	ps->tsc_time = skd_tsc_time_usable(&ps->caps);
 	return 0;
 
 err_fini:
@@ -416,13 +292,28 @@ static bool sim_usable(char *why, size_t len)
 	return true;
 }
 
-void skd_sim_detect(const struct skd_pmu_ops *ops, struct skd_pmu_caps *caps)
+struct sim_detect {
+	const struct skd_pmu_ops *ops;
+	struct skd_pmu_caps *caps;
+};
+
+static void sim_detect_here(void *arg)
 {
-	/* The model keeps its registers per CPU, as hardware does: stay on one. */
-	preempt_disable();
-	skd_pmu_detect(ops, caps);
-	preempt_enable();
+	struct sim_detect *d = arg;
+
+	skd_pmu_detect(d->ops, d->caps);
+}
+
+int skd_sim_detect(const struct skd_pmu_ops *ops, unsigned int cpu,
+		   struct skd_pmu_caps *caps)
+{
+	struct sim_detect d = { ops, caps };
+
+	/* The model answers as the CPU it runs on, as hardware does. */
+	if (smp_call_function_single(cpu, sim_detect_here, &d, true))
+		return -ENXIO;
 	caps->flags |= SKD_PMU_SIMULATED;
+	return 0;
 }
 
 static int sim_init(struct skd_session *s)
@@ -434,7 +325,9 @@ static int sim_init(struct skd_session *s)
 
 	if (!ops)
 		return -EINVAL;
-	skd_sim_detect(ops, &caps);
+	ret = skd_sim_detect(ops, cpumask_first(s->cpus), &caps);
+	if (ret)
+		return ret;
 	s->cfg.sim_model = model;
 	ret = pmu_init(s, ops, &caps);
 	if (!ret)

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the PMU behind an accessor has, read the way perf's
- * intel_pmu_init() reads it (../shared/ref/pmu-intel.md 1.8): vendor,
- * CPUID leaf 0xA, IA32_PERF_CAPABILITIES when PDCM says it exists, PEBS
- * only with DS, DTES64 and MISC_ENABLE's PEBS_UNAVAIL clear, architectural
- * LBR from leaf 0x1C, legacy LBR from our model table. The first reason
- * the PMU cannot be used goes into caps->why.
+ * What the PMU behind an accessor has, read the way Linux's
+ * intel_pmu_init() (arch/x86/events/intel/core.c) reads it: vendor, CPUID
+ * leaf 0xA, IA32_PERF_CAPABILITIES when PDCM says it exists, PEBS only
+ * with DS, DTES64 and MISC_ENABLE's PEBS_UNAVAIL clear, architectural LBR
+ * from leaf 0x1C, legacy LBR from the model table. The event list follows
+ * Intel's mapfile.csv: family, model, stepping and, on hybrid parts, the
+ * core type of the CPU this runs on (CPUID.1AH). The first reason the PMU
+ * cannot be used goes into caps->why.
  */
 #ifdef __KERNEL__
 #include <linux/kernel.h>
@@ -15,6 +17,7 @@
 #include <string.h>
 #endif
 
+#include "event_rules.h"
 #include "models.h"
 #include "msrs.h"
 #include "pmu.h"
@@ -23,6 +26,7 @@
 #define CPUID1_ECX_DTES64	BIT(2)
 #define CPUID1_ECX_PDCM		BIT(15)
 #define CPUID1_ECX_HYPERVISOR	BIT(31)
+#define CPUID7_EDX_TFA		BIT(13)	/* TSX_FORCE_ABORT */
 #define CPUID7_EDX_HYBRID	BIT(15)
 #define CPUID7_EDX_ARCH_LBR	BIT(19)
 #define ARCH_EVENTS_NEEDED	7	/* CPUID.0AH:EAX[31:24] */
@@ -182,6 +186,25 @@ static void read_lbr(const struct skd_pmu_ops *ops, struct skd_pmu_caps *c,
 	c->flags |= SKD_PMU_LBR;
 }
 
+/*
+ * TSX force-abort: with this feature (and microcode that has it), counter
+ * 3 counts correctly only while MSR_TSX_FORCE_ABORT[0] makes every RTM
+ * transaction abort (core.c tfa_get_event_constraints()). skidless does
+ * not change how TSX behaves for everyone: it keeps off counter 3 unless
+ * someone set that bit.
+ */
+static void read_tfa(const struct skd_pmu_ops *ops, struct skd_pmu_caps *c,
+		     u32 edx7)
+{
+	u64 tfa = 0;
+
+	if (!(edx7 & CPUID7_EDX_TFA))
+		return;
+	if (ops->read_msr(SKD_MSR_TSX_FORCE_ABORT, &tfa) ||
+	    !(tfa & SKD_TFA_RTM_FORCE_ABORT))
+		c->flags |= SKD_PMU_TFA;
+}
+
 void skd_pmu_detect(const struct skd_pmu_ops *ops, struct skd_pmu_caps *c)
 {
 	u32 r[4], max_leaf, edx1, ecx1, edx7 = 0;
@@ -202,9 +225,14 @@ void skd_pmu_detect(const struct skd_pmu_ops *ops, struct skd_pmu_caps *c)
 		ops->cpuid(7, 0, r);
 		edx7 = r[EDX];
 	}
-	if (edx7 & CPUID7_EDX_HYBRID)
+	if ((edx7 & CPUID7_EDX_HYBRID) && max_leaf >= 0x1a) {
 		c->flags |= SKD_PMU_HYBRID;
-	c->cpu = skd_cpu_model_find(c->family, c->model);
+		ops->cpuid(0x1a, 0, r);
+		c->core_type = r[EAX] >> 24;
+	}
+	c->events = skd_event_list_match(c->family, c->model, c->stepping,
+					 c->core_type);
+	c->cpu = skd_cpu_model_of(c->events);
 
 	if (!read_perfmon(ops, c, max_leaf))
 		return;
@@ -214,6 +242,7 @@ void skd_pmu_detect(const struct skd_pmu_ops *ops, struct skd_pmu_caps *c)
 		c->flags |= SKD_PMU_FW_WRITES;
 	read_pebs(ops, c, edx1, ecx1);
 	read_lbr(ops, c, max_leaf, edx7, pdcm);
+	read_tfa(ops, c, edx7);
 	if (ops->pti_active())
 		c->flags |= SKD_PMU_PTI;
 	c->flags |= SKD_PMU_USABLE;
@@ -234,7 +263,8 @@ void skd_pmu_caps_to_info(const struct skd_pmu_caps *c,
 	info->lbr_depth = c->lbr_nr;
 	info->fixed_mask = c->fixed_mask;
 	info->perf_capabilities = c->perf_cap;
+	info->core_type = c->core_type;
 	snprintf(info->model_name, sizeof(info->model_name), "%s",
-		 c->cpu ? c->cpu->name : "");
+		 c->events ? c->events->name : "");
 	snprintf(info->why, sizeof(info->why), "%s", c->why);
 }

@@ -14,6 +14,7 @@
 #include <linux/bitops.h>
 #include <linux/compiler.h>
 #include <linux/hardirq.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
 
@@ -94,39 +95,60 @@ void skd_pmu_emit(struct skd_pmu_cpu *pc, unsigned int ev, u64 ip,
 }
 
 /*
+ * The time of a record from its TSC (formats 3 and later): the drain's
+ * monotonic time minus the cycles since the record, as Linux's
+ * setup_pebs_time() (ds.c) does with sched_clock. 0: use the drain's.
+ */
+static u64 record_time(const struct skd_pmu_session *ps,
+		       const struct skd_pebs_rec *rec, u64 now_ns, u64 now_tsc)
+{
+	u64 ago;
+
+	if (!ps->tsc_time || !rec->has_tsc || rec->tsc > now_tsc)
+		return 0;
+	ago = mul_u64_u32_div(now_tsc - rec->tsc, 1000000, skd_tsc_khz());
+	return ago < now_ns ? now_ns - ago : 0;
+}
+
+/*
  * The samples of one record. @d has the fields every record of the drain
  * shares and gets the record's own; @mem is room for its memory info.
  */
 static void emit_record(struct skd_pmu_cpu *pc, const struct skd_pebs_rec *rec,
-			struct skd_sample_data *d, struct skd_sample_mem *mem)
+			struct skd_sample_data *d, struct skd_sample_mem *mem,
+			bool in_pmi)
 {
 	const struct skd_pmu_session *ps = pc->ps;
 	const struct skd_pmu_plan *p = &ps->plan;
 	struct skd_branch_entry *br = pc->rec_lbr;
 	const struct skd_branch_entry *branches = NULL;
 	u64 bits = rec->applicable & p->pebs_counters;
-	u32 nr_br = 0;
+	u32 nr_br = 0, ev_flags;
 	unsigned int bit;
 	int ev;
 
-	/* Formats before 3 may report no counter when one is enabled. */
-	if (!bits && hweight64(p->pebs_counters) == 1)
+	/*
+	 * Before format 3 the status field may name no counter while one is
+	 * enabled (ds.c: "PEBS is racing with clearing of GLOBAL_STATUS");
+	 * from format 3 on it is exact, and a record naming none is dropped.
+	 */
+	if (!bits && ps->caps.pebs_fmt < 3 && hweight64(p->pebs_counters) == 1)
 		bits = p->pebs_counters;
 	if (p->lbr_from_record && rec->nr_lbr) {
 		nr_br = min_t(u32, rec->nr_lbr, SKD_MAX_LBR);
 		skd_lbr_decode_record(rec->lbr, nr_br,
-				      ps->caps.flags & SKD_PMU_ARCH_LBR, br);
+				      ps->caps.flags & SKD_PMU_ARCH_LBR,
+				      ps->caps.arch_lbr_ecx, br);
 		/* The group has its full size; valid entries end at a 0 FROM. */
 		while (nr_br && !br[nr_br - 1].from)
 			nr_br--;
 		branches = br;
-	} else if (p->lbr_nr && !p->large_pebs) {
-		/* One record per PMI: the LBR read at the PMI is its LBR. */
+	} else if (p->lbr_nr && !p->large_pebs && in_pmi) {
+		/* One record per PMI: the LBR read at this PMI is its LBR. */
 		branches = pc->lbr;
 		nr_br = pc->nr_lbr;
 	}
 	d->ip = rec->ip;
-	d->misc = ps->misc | (rec->exact ? SKD_MISC_EXACT_IP : 0);
 	d->branches = branches;
 	d->nr_branches = nr_br;
 	/* Lowest counter first, like for_each_set_bit(), in fewer steps. */
@@ -136,14 +158,18 @@ static void emit_record(struct skd_pmu_cpu *pc, const struct skd_pebs_rec *rec,
 		ev = event_on(p, global_to_idx(bit));
 		if (ev < 0)
 			continue;
+		ev_flags = p->ev[ev].flags;
+		d->misc = ps->misc | (rec->exact && (ev_flags & SKD_PLAN_EXACT) ?
+				      SKD_MISC_EXACT_IP : 0);
 		d->mem = NULL;
 		if (rec->has_mem &&
-		    (p->ev[ev].flags & (SKD_EVF_MEM | SKD_EVF_LDLAT))) {
+		    (ev_flags & (SKD_PLAN_DATA_LA | SKD_PLAN_LDLAT))) {
 			mem->addr = rec->addr;
 			mem->source = rec->source;
 			mem->latency = rec->latency;
-			mem->flags = ps->misc & SKD_MISC_MODELED ?
-				     SKD_MEM_MODELED : 0;
+			mem->flags = (ps->misc & SKD_MISC_MODELED ?
+				      SKD_MEM_MODELED : 0) |
+				     (p->lat_split ? SKD_MEM_LAT_SPLIT : 0);
 			mem->reserved = 0;
 			d->mem = mem;
 		}
@@ -167,13 +193,17 @@ static void drain_records(struct skd_pmu_cpu *pc, u64 base, u64 index,
 	};
 	struct skd_sample_mem mem;
 	struct skd_pebs_rec rec;
-	u64 at;
+	u64 at, now_ns = 0, now_tsc = 0;
 	int size;
 
 	/* Every record is the current task's: filter and look it up once. */
 	if (!current_wanted(ps))
 		return;
 	skd_record_task_ids(ps->s, current, &ids);
+	if (ps->tsc_time) {
+		now_tsc = skd_rdtsc();
+		now_ns = ktime_get_mono_fast_ns();
+	}
 	/* Many records: the reader is told about them once, at the end. */
 	if (burst)
 		skd_record_burst_begin(ps->s);
@@ -182,7 +212,8 @@ static void drain_records(struct skd_pmu_cpu *pc, u64 base, u64 index,
 					      baseline, &rec);
 		if (size <= 0)
 			break;
-		emit_record(pc, &rec, &d, &mem);
+		d.time = record_time(ps, &rec, now_ns, now_tsc);
+		emit_record(pc, &rec, &d, &mem, regs != NULL);
 	}
 	if (burst)
 		skd_record_burst_end(ps->s);

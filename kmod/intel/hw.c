@@ -13,6 +13,7 @@
 #include <asm/cpufeature.h>
 #include <asm/nmi.h>
 #include <asm/processor.h>
+#include <asm/tsc.h>
 
 #include "compat.h"
 #include "hw.h"
@@ -116,6 +117,13 @@ void skd_hw_forget(void)
 {
 	kfree(hw_caps);
 	hw_caps = NULL;
+}
+
+bool skd_tsc_time_usable(const struct skd_pmu_caps *caps)
+{
+	return caps->pebs_fmt >= 3 && tsc_khz &&
+	       boot_cpu_has(X86_FEATURE_CONSTANT_TSC) &&
+	       boot_cpu_has(X86_FEATURE_NONSTOP_TSC);
 }
 
 const struct skd_pmu_caps *skd_hw_caps(unsigned int cpu)

@@ -101,14 +101,16 @@ void skd_lbr_decode_legacy(u32 fmt, u64 from, u64 to, u64 info,
 	}
 }
 
-void skd_lbr_decode_arch(u64 from, u64 to, u64 info, bool cycles_ok,
-			 bool type_ok, struct skd_branch_entry *out)
+void skd_lbr_decode_arch(u64 from, u64 to, u64 info, u32 ecx,
+			 struct skd_branch_entry *out)
 {
 	u64 v = skd_lbr_flags(info, true);
 
-	if (cycles_ok && (info & SKD_LBR_RAW_CYC_VALID))
+	if (!(ecx & SKD_ARCH_LBR_ECX_MISPRED))
+		v &= ~SKD_BR_INFO_MISPRED;
+	if ((ecx & SKD_ARCH_LBR_ECX_CYCLES) && (info & SKD_LBR_RAW_CYC_VALID))
 		v |= SKD_BR_INFO_CYC_VALID | (info & SKD_LBR_RAW_CYCLES);
-	if (type_ok)
+	if (ecx & SKD_ARCH_LBR_ECX_TYPE)
 		v |= SKD_BR_INFO_TYPE_VALID |
 		     (((info >> SKD_LBR_RAW_TYPE_SHIFT) & SKD_LBR_RAW_TYPE_MASK)
 		      << SKD_BR_INFO_TYPE_SHIFT);
@@ -125,7 +127,7 @@ static inline u64 skd_lbr_word(const u8 *p)
 	return v;
 }
 
-void skd_lbr_decode_record(const u8 *raw, u32 nr, bool arch,
+void skd_lbr_decode_record(const u8 *raw, u32 nr, bool arch, u32 arch_ecx,
 			   struct skd_branch_entry *out)
 {
 	u64 from, to, info;
@@ -136,8 +138,7 @@ void skd_lbr_decode_record(const u8 *raw, u32 nr, bool arch,
 		to = skd_lbr_word(raw + 8);
 		info = skd_lbr_word(raw + 16);
 		if (arch)
-			skd_lbr_decode_arch(from, to, info, true, true,
-					    &out[i]);
+			skd_lbr_decode_arch(from, to, info, arch_ecx, &out[i]);
 		else
 			skd_lbr_decode_legacy(SKD_LBR_FMT_INFO, from, to, info,
 					      &out[i]);

@@ -36,9 +36,7 @@ void skd_lbr_read(struct skd_pmu_cpu *pc)
 		if (!from)
 			break;
 		if (arch)
-			skd_lbr_decode_arch(from, to, info,
-					    c->arch_lbr_ecx & BIT(1),
-					    c->arch_lbr_ecx & BIT(2),
+			skd_lbr_decode_arch(from, to, info, c->arch_lbr_ecx,
 					    &pc->lbr[n]);
 		else
 			skd_lbr_decode_legacy(c->lbr_fmt, from, to, info,
@@ -68,12 +66,25 @@ void skd_lbr_reset(struct skd_pmu_session *ps)
 	}
 }
 
+/*
+ * The filter first, then the enable, and the reverse to stop (lbr.c
+ * __intel_pmu_lbr_enable()): the LBR never records with a stale filter.
+ */
 void skd_lbr_enable(struct skd_pmu_session *ps, bool on)
 {
 	const struct skd_pmu_plan *p = &ps->plan;
 	const struct skd_pmu_ops *ops = ps->ops;
+	bool arch = ps->caps.flags & SKD_PMU_ARCH_LBR;
 	u64 debugctl = 0;
 
+	if (on) {
+		if (arch)
+			ops->write_msr(SKD_MSR_ARCH_LBR_CTL, p->arch_lbr_ctl);
+		else
+			ops->write_msr(SKD_MSR_LBR_SELECT, p->lbr_select);
+	} else if (arch) {
+		ops->write_msr(SKD_MSR_ARCH_LBR_CTL, 0);
+	}
 	/* DEBUGCTL is shared (SMM freeze, BTS): change only our bits. */
 	if (!ops->read_msr(SKD_MSR_DEBUGCTL, &debugctl)) {
 		debugctl &= ~(SKD_DEBUGCTL_LBR | SKD_DEBUGCTL_FREEZE_LBRS_ON_PMI);
@@ -81,8 +92,4 @@ void skd_lbr_enable(struct skd_pmu_session *ps, bool on)
 			debugctl |= p->debugctl;
 		ops->write_msr(SKD_MSR_DEBUGCTL, debugctl);
 	}
-	if (ps->caps.flags & SKD_PMU_ARCH_LBR)
-		ops->write_msr(SKD_MSR_ARCH_LBR_CTL, on ? p->arch_lbr_ctl : 0);
-	else
-		ops->write_msr(SKD_MSR_LBR_SELECT, p->lbr_select);
 }

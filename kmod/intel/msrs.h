@@ -30,6 +30,9 @@
 #define SKD_MSR_PEBS_ENABLE		0x3f1
 #define SKD_MSR_PEBS_DATA_CFG		0x3f2
 #define SKD_MSR_PEBS_LD_LAT		0x3f6
+#define SKD_MSR_PEBS_FRONTEND		0x3f7
+#define SKD_MSR_OFFCORE_RSP(i)		(0x1a6 + (i))
+#define SKD_MSR_TSX_FORCE_ABORT		0x10f
 #define SKD_MSR_DS_AREA			0x600
 
 /* LBR: legacy, with per-model ranges, and architectural. */
@@ -52,6 +55,7 @@
 #define SKD_EVSEL_OS			BIT_ULL(17)
 #define SKD_EVSEL_EDGE			BIT_ULL(18)
 #define SKD_EVSEL_INT			BIT_ULL(20)
+#define SKD_EVSEL_ANY			BIT_ULL(21)	/* perfmon v3-v4 */
 #define SKD_EVSEL_EN			BIT_ULL(22)
 #define SKD_EVSEL_INV			BIT_ULL(23)
 #define SKD_EVSEL_CMASK			0xff000000ULL
@@ -90,6 +94,7 @@
 /* IA32_DEBUGCTL */
 #define SKD_DEBUGCTL_LBR		BIT_ULL(0)
 #define SKD_DEBUGCTL_FREEZE_LBRS_ON_PMI	BIT_ULL(11)
+#define SKD_DEBUGCTL_FREEZE_PERFMON_ON_PMI BIT_ULL(12)
 
 /* Legacy MSR_LBR_SELECT: bits 0-8 suppress, bit 9 enables call stacks. */
 #define SKD_LBRSEL_CPL_EQ_0		BIT_ULL(0)	/* no ring-0 branches */
@@ -116,6 +121,9 @@
 #define SKD_ARCH_LBR_IND_CALL		BIT_ULL(20)
 #define SKD_ARCH_LBR_RET		BIT_ULL(21)
 #define SKD_ARCH_LBR_OTHER		BIT_ULL(22)
+
+/* MSR_TSX_FORCE_ABORT */
+#define SKD_TFA_RTM_FORCE_ABORT		BIT_ULL(0)
 
 /* IA32_MISC_ENABLE */
 #define SKD_MISC_PEBS_UNAVAIL		BIT_ULL(12)

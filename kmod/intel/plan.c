@@ -2,24 +2,29 @@
 /*
  * The session planner: which counter each event gets, and the value of
  * every register while the session samples. A pure function of the CPU's
- * capabilities and the request, so that tests/unit/test_plan.c can check
- * the exact MSR values on the host against the reference
- * (../shared/ref/pmu-intel.md), and the programming and PMI code only copy
- * them out.
+ * capabilities and the request, so tests/unit/test_plan.c and
+ * test_event_data.c check the exact MSR values and every event's placement
+ * on the host, against the SDM and Intel's own event data, and the
+ * programming and PMI code only copy them out.
  *
  * skd_pmu_plan() applies its rules in this order, one function each:
  *
  *   check_request(), check_event()	the request is well formed (rule 1)
- *   resolve_event()			where an event may count (rule 2)
- *   restrict_pebs()			what PEBS allows (rule 3)
- *   check_ldlat()			load-latency threshold (rule 4)
- *   plan_lbr()				LBR_SELECT or ARCH_LBR_CTL (rule 9)
- *   assign_counters()			one counter per event (rule 5)
- *   plan_period(), program_counter()	periods and controls (rules 7, 6)
- *   plan_pebs_record()			record layout, DS area (rule 8)
+ *   resolve_event()			where an event may count: Intel's
+ *					list, fixed aliases, HT off, TFA (2)
+ *   restrict_pebs()			where PEBS records it, :ppp (3)
+ *   check_extra()			load latency, frontend and offcore
+ *					MSR values (4)
+ *   add_ldlat_aux()			the load-latency auxiliary event (4)
+ *   plan_lbr()				LBR_SELECT or ARCH_LBR_CTL (9)
+ *   assign_counters()			one counter per event (5)
+ *   check_alone(), plan_offcore()	TakenAlone, response MSRs (5)
+ *   plan_period(), program_counter()	periods and controls (7, 6)
+ *   plan_pebs_record()			record layout, DS area (8)
  *
  * Every refusal returns -errno with one sentence in @why that names the
- * event and the reason, so the command can print it as it is.
+ * event, the reason and, where there is one, the fix, so the command can
+ * print it as it is.
  */
 #ifdef __KERNEL__
 #include <linux/errno.h>
@@ -31,49 +36,39 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-/* tests/unit/plan.mk defines it as the format attribute. */
-#ifndef __printf
-#define __printf(a, b)
-#endif
 #endif
 
+#include "event_rules.h"
 #include "models.h"
 #include "plan.h"
 
 #define EVSEL_MODIFIERS	(SKD_EVSEL_EDGE | SKD_EVSEL_INV | SKD_EVSEL_CMASK)
-#define GP_COUNTERS	0xffULL
-#define FIXED_COUNTERS	(0xfULL << 32)
 #define NAME_LEN	48
+#define MAX_PLANNED	(SKD_MAX_EVENTS + 1)
 
-/*
- * Counter slots of the assignment search: GP i is slot i, fixed j is
- * slot SKD_MAX_GP + j, so a set of counters fits in a u16.
- */
-#define NR_SLOTS	(SKD_MAX_GP + SKD_MAX_FIXED)
-
-/* A fixed counter counts exactly one event (reference 2.1). */
-static const struct {
-	u16 config;		/* event and umask */
-	u8 fixed;
-} fixed_events[] = {
-	{ 0x00c0, 0 },		/* INST_RETIRED.ANY */
-	{ 0x0100, 0 },		/* its pseudo encoding */
-	{ 0x003c, 1 },		/* CPU_CLK_UNHALTED.CORE */
-	{ 0x0300, 2 },		/* CPU_CLK_UNHALTED.REF_TSC */
-	{ 0x0400, 3 },		/* TOPDOWN.SLOTS */
-};
-
-static const char *const precise_suffix[] = { "", ":p", ":pp", ":ppp" };
+/* The load-latency auxiliary event (core.c is_mem_loads_aux_event()). */
+#define LDLAT_AUX_CONFIG	0x8203
 
 /*
  * The assignment search's bipartite matching (rule 5): events on one
- * side, counter slots on the other.
+ * side, counter slots (event_rules.h's layout) on the other.
  */
+#define NR_SLOTS	12
+
 struct matching {
-	u16 allowed[SKD_MAX_EVENTS];	/* free slots each event may take */
+	u16 allowed[MAX_PLANNED];	/* free slots each event may take */
 	int owner[NR_SLOTS];		/* event in each slot, -1: none */
 	u16 seen;			/* slots the last augment() visited */
 	u32 reached;			/* events it visited */
+};
+
+/* What one planned event may do, by counter slot. */
+struct ev_caps {
+	const struct skd_event_rule *rule;	/* NULL: not in Intel's list */
+	const struct skd_event_rule *fixed;	/* the fixed counter's rule */
+	u16 slots;			/* where it may be placed */
+	u16 exact;			/* where records carry the eventing IP */
+	u16 data_la;			/* where records carry data addresses */
 };
 
 struct planner {
@@ -83,13 +78,15 @@ struct planner {
 	char *why;
 	size_t whylen;
 	bool adaptive;			/* PEBS baseline: any counter, groups */
-	unsigned int nr_pebs;		/* events sampled with PEBS */
-	const struct skd_event_def *def[SKD_MAX_EVENTS];
-	u64 allowed[SKD_MAX_EVENTS];	/* GLOBAL_CTRL layout */
-	u16 slots[SKD_MAX_EVENTS];	/* the same as slots */
+	unsigned int nr;		/* planned events, aux included */
+	unsigned int nr_pebs;		/* of which PEBS */
+	struct skd_event_attr attr[MAX_PLANNED];	/* with session flags */
+	struct ev_caps ec[MAX_PLANNED];
 	struct matching scratch;	/* place()'s, one level at a time */
-	char cpu[40];			/* the model, for messages */
+	char cpu[48];			/* the model, for messages */
 };
+
+static const char *const precise_suffix[] = { "", ":p", ":pp", ":ppp" };
 
 static __printf(3, 4) int fail(struct planner *p, int err, const char *fmt, ...)
 {
@@ -138,23 +135,27 @@ u64 skd_counter_reset(u64 period, u32 width)
 	return (0 - period) & width_mask(width);
 }
 
-static u16 to_slots(u64 counters)
-{
-	return (counters & GP_COUNTERS) |
-	       ((counters & FIXED_COUNTERS) >> (32 - SKD_MAX_GP));
-}
-
 static u32 slot_idx(unsigned int slot)
 {
-	return slot < SKD_MAX_GP ? slot : SKD_IDX_FIXED(slot - SKD_MAX_GP);
+	return slot < 8 ? slot : SKD_IDX_FIXED(slot - 8);
 }
 
-static u64 existing_counters(const struct skd_pmu_caps *caps)
+static unsigned int idx_slot(u32 idx)
+{
+	return SKD_IDX_IS_FIXED(idx) ? 8 + idx - SKD_IDX_FIXED(0) : idx;
+}
+
+/* The counter's bit in IA32_PERF_GLOBAL_CTRL and _STATUS. */
+static u64 idx_bit(u32 idx)
+{
+	return BIT_ULL(idx);
+}
+
+static u16 existing_slots(const struct skd_pmu_caps *caps)
 {
 	u32 nr_gp = caps->nr_gp < SKD_MAX_GP ? caps->nr_gp : SKD_MAX_GP;
 
-	return (BIT_ULL(nr_gp) - 1) |
-	       ((u64)(caps->fixed_mask & 0xf) << 32);
+	return (u16)((BIT(nr_gp) - 1) | ((caps->fixed_mask & 0xf) << 8));
 }
 
 /* "counter 1", "counters 0-3 and fixed counter 1", ... */
@@ -180,10 +181,9 @@ static void add_ranges(char *buf, size_t len, size_t *pos, unsigned int bits)
 	}
 }
 
-static const char *describe_counters(u64 counters, char *buf, size_t len)
+static const char *describe_slots(u16 slots, char *buf, size_t len)
 {
-	unsigned int gp = counters & GP_COUNTERS;
-	unsigned int fx = (counters & FIXED_COUNTERS) >> 32;
+	unsigned int gp = slots & SKD_SLOTS_GP, fx = slots >> 8;
 	size_t pos = 0;
 
 	buf[0] = '\0';
@@ -199,18 +199,19 @@ static const char *describe_counters(u64 counters, char *buf, size_t len)
 		       popcount(fx) > 1 ? "counters" : "counter");
 		add_ranges(buf, len, &pos, fx);
 	}
+	if (!gp && !fx)
+		append(buf, len, &pos, "no counter");
 	return buf;
 }
 
-/* The event as perf would name it: its table name, or rXXXX. */
+/* The event as perf would spell a raw one: rXXXX. */
 static const char *event_name(const struct planner *p, unsigned int i,
 			      char *buf)
 {
-	u64 config = p->req->events[i].config;
-
-	if (p->def[i] && !(config & EVSEL_MODIFIERS))
-		return p->def[i]->name;
-	snprintf(buf, NAME_LEN, "r%04llx", (unsigned long long)config);
+	if (p->attr[i].config == LDLAT_AUX_CONFIG && i >= p->req->nr_events)
+		return "the load-latency auxiliary event r8203";
+	snprintf(buf, NAME_LEN, "r%04llx",
+		 (unsigned long long)p->attr[i].config);
 	return buf;
 }
 
@@ -230,31 +231,45 @@ static int check_request(struct planner *p)
 	return 0;
 }
 
+/* The config bits an event may set on this PMU. */
+static u64 config_mask(const struct skd_pmu_caps *caps)
+{
+	/* AnyThread: perfmon v3 and v4 only (SDM 18.2.3; v5 deprecates). */
+	if (caps->version >= 3 && caps->version < 5)
+		return SKD_EVSEL_USER_MASK | SKD_EVSEL_ANY;
+	return SKD_EVSEL_USER_MASK;
+}
+
 /*
  * Rule 1: one event's fields, and its period. An event's own period (or
  * frequency with SKD_EV_FREQ) wins; else the session's, in the event's
- * mode when the session has both.
+ * mode when the session has both. The session's exclude flags join the
+ * event's.
  */
 static int check_event(struct planner *p, unsigned int i)
 {
-	const struct skd_event_attr *a = &p->req->events[i];
 	const struct skd_plan_request *req = p->req;
+	struct skd_event_attr *a = &p->attr[i];
 	struct skd_planned_event *ev = &p->plan->ev[i];
 	const u32 excl = SKD_EV_EXCLUDE_USER | SKD_EV_EXCLUDE_KERNEL;
-	bool freq = a->flags & SKD_EV_FREQ;
+	bool freq;
 
+	*a = req->events[i];
+	freq = a->flags & SKD_EV_FREQ;
 	/* Unknown flag bits: EOPNOTSUPP, as for the config's (uapi). */
 	if (a->flags & ~(u32)__SKD_EV_ALL)
 		return fail(p, -EOPNOTSUPP, "event %u: unknown flags 0x%x", i,
 			    a->flags & ~(u32)__SKD_EV_ALL);
+	a->flags |= req->exclude & excl;
 	if (a->reserved0[0] || a->reserved0[1] || a->reserved0[2] ||
 	    a->reserved1)
 		return fail(p, -EINVAL,
 			    "event %u: reserved fields must be zero", i);
-	if (a->config & ~SKD_EVSEL_USER_MASK)
+	if (a->config & ~config_mask(p->caps))
 		return fail(p, -EINVAL,
-			    "event %u: config 0x%llx sets bits outside event, umask, edge, inv and cmask",
-			    i, (unsigned long long)a->config);
+			    "event %u: config 0x%llx sets bits outside event, umask, edge, %sinv and cmask",
+			    i, (unsigned long long)a->config,
+			    config_mask(p->caps) & SKD_EVSEL_ANY ? "any, " : "");
 	if ((a->flags & excl) == excl)
 		return fail(p, -EINVAL,
 			    "event %u: excluding both user and kernel leaves nothing to count",
@@ -289,64 +304,99 @@ static int check_event(struct planner *p, unsigned int i)
 	ev->config = a->config;
 	ev->precise = a->precise;
 	ev->ldlat = a->ldlat;
+	ev->config1 = a->config1;
 	return 0;
 }
 
 /*
- * Rule 2: where the event may count. Its table entry says which GP
- * counters; a fixed counter is added when it counts exactly this event
- * (no edge, inv or cmask). Pseudo encodings (event 0x00) exist only on
- * their fixed counter.
+ * Rule 2: where the event may count. Intel's list gives the counters
+ * (CounterHTOff when the CPU reports more than four GP counters, which
+ * Skylake-family parts do with hyper-threading off); a fixed counter is
+ * added when it counts exactly this encoding (skd_fixed_alias()). An
+ * encoding the list does not have may use any GP counter, as perf lets a
+ * raw event. With TSX force-abort off, counter 3 is TSX's (core.c
+ * tfa_get_event_constraints(): "Without TFA we must not use PMC3").
  */
 static int resolve_event(struct planner *p, unsigned int i)
 {
 	const struct skd_pmu_caps *caps = p->caps;
-	u64 config = p->req->events[i].config;
-	const struct skd_event_def *def;
+	struct ev_caps *ec = &p->ec[i];
+	u64 config = p->attr[i].config;
+	const struct skd_event_rule *r;
 	char name[NAME_LEN], where[80];
-	u64 allowed, fixed = 0;
-	unsigned int f;
+	u16 slots;
+	int alias;
 
-	def = skd_event_find(caps->cpu, (u32)config);
-	p->def[i] = def;
-	allowed = def ? def->counters : SKD_CTR_ANY_GP;
-	if (!(config & EVSEL_MODIFIERS)) {
-		for (f = 0; f < ARRAY_SIZE(fixed_events); f++)
-			if (fixed_events[f].config == (config & 0xffff))
-				fixed = SKD_CTR_FIXED(fixed_events[f].fixed);
+	r = skd_event_rule_find(caps->events, (u32)config);
+	ec->rule = r;
+	if (r)
+		slots = caps->nr_gp > 4 ? r->counters_htoff : r->counters;
+	else if (config & SKD_EVSEL_EVENT)
+		slots = SKD_SLOTS_GP;
+	else
+		return fail(p, -EINVAL,
+			    "`%s` is a pseudo encoding (event 0x00) that %s has no fixed counter for",
+			    event_name(p, i, name), p->cpu);
+	/* A fixed counter counts one event; its rule has that counter's PEBS. */
+	if (r && (r->counters & SKD_SLOTS_FIXED))
+		ec->fixed = r;
+	alias = skd_fixed_alias((u32)config);
+	if (alias >= 0) {
+		ec->fixed = skd_event_rule_find(caps->events, (alias + 1) << 8);
+		slots |= SKD_SLOT_FIXED(alias);
 	}
-	if (fixed & ((u64)caps->fixed_mask << 32))
-		allowed |= fixed;
-	if (!(config & SKD_EVSEL_EVENT)) {
-		if (!fixed && (config & EVSEL_MODIFIERS))
-			return fail(p, -EINVAL,
-				    "`%s`: a pseudo encoding (event 0x00) counts only on its fixed counter, which takes no edge, inv or cmask",
-				    event_name(p, i, name));
-		if (!fixed)
-			return fail(p, -EINVAL,
-				    "`%s` is a pseudo encoding (event 0x00) that no fixed counter counts",
-				    event_name(p, i, name));
-		allowed = fixed;
-	}
-	if (!(allowed & existing_counters(caps)))
+	if (caps->flags & SKD_PMU_TFA)
+		slots &= ~SKD_SLOT_GP(3);
+	if (!(slots & existing_slots(caps)))
 		return fail(p, -EOPNOTSUPP,
-			    "`%s` can only count on %s, which %s does not have",
+			    "`%s` can only count on %s, which %s does not have%s",
 			    event_name(p, i, name),
-			    describe_counters(allowed, where, sizeof(where)),
-			    p->cpu);
-	p->allowed[i] = allowed & existing_counters(caps);
-	p->plan->ev[i].flags = def ? def->flags : 0;
+			    describe_slots(slots, where, sizeof(where)), p->cpu,
+			    (caps->flags & SKD_PMU_TFA) && slots == SKD_SLOT_GP(3) ?
+			    " free (TSX force-abort is off: counter 3 belongs to TSX)" : "");
+	ec->slots = slots & existing_slots(caps);
 	return 0;
+}
+
+/* The PEBS capabilities of @ec by slot: GP from its rule, fixed from the fixed rule. */
+static void pebs_slots(const struct planner *p, const struct ev_caps *ec,
+		       u16 *pebs, u16 *pdist, u16 *exact, u16 *data_la)
+{
+	const struct skd_event_rule *g = ec->rule, *f = ec->fixed;
+
+	*pebs = *pdist = *exact = *data_la = 0;
+	if (g) {
+		*pebs = g->pebs & SKD_SLOTS_GP;
+		*pdist = g->pdist & SKD_SLOTS_GP;
+		if (g->flags & SKD_RULE_EXACT)
+			*exact = *pebs;
+		if (g->flags & SKD_RULE_DATA_LA)
+			*data_la = *pebs;
+	} else if (p->adaptive) {
+		/* PEBS_ALL: any event on any GP counter, without a known IP. */
+		*pebs = SKD_SLOTS_GP;
+	}
+	if (f) {
+		u16 fs = f->pebs & SKD_SLOTS_FIXED;
+
+		*pebs |= fs;
+		*pdist |= f->pdist & SKD_SLOTS_FIXED;
+		if (f->flags & SKD_RULE_EXACT)
+			*exact |= fs;
+		if (f->flags & SKD_RULE_DATA_LA)
+			*data_la |= fs;
+	}
 }
 
 /* Rule 3: PEBS (precise >= 1) and what it allows. */
 static int restrict_pebs(struct planner *p, unsigned int i)
 {
 	const struct skd_pmu_caps *caps = p->caps;
-	const struct skd_event_def *def = p->def[i];
 	struct skd_planned_event *ev = &p->plan->ev[i];
 	const char *sfx = precise_suffix[ev->precise];
-	char name[NAME_LEN];
+	struct ev_caps *ec = &p->ec[i];
+	char name[NAME_LEN], where[80];
+	u16 pebs, pdist, exact, data_la;
 
 	if (!ev->precise)
 		return 0;
@@ -358,105 +408,187 @@ static int restrict_pebs(struct planner *p, unsigned int i)
 		return fail(p, -EPERM,
 			    "`%s%s` needs PEBS, which page-table isolation rules out: boot with pti=off, or use a CPU not affected by Meltdown",
 			    event_name(p, i, name), sfx);
-	if (!caps->cpu)
+	if (!caps->events)
 		return fail(p, -EOPNOTSUPP,
-			    "`%s%s`: no PEBS on %s, a CPU model skidless does not know",
+			    "`%s%s`: no PEBS on %s, a CPU Intel's event lists in skidless do not cover",
 			    event_name(p, i, name), sfx, p->cpu);
 	if (caps->pebs_fmt < 1 || caps->pebs_fmt > 5)
 		return fail(p, -EOPNOTSUPP,
 			    "`%s%s`: PEBS record format %u is not one skidless decodes",
 			    event_name(p, i, name), sfx, caps->pebs_fmt);
 
-	if (!p->adaptive) {
-		if (!def || !(def->flags & SKD_EVF_PEBS))
+	pebs_slots(p, ec, &pebs, &pdist, &exact, &data_la);
+	if (caps->cpu && (caps->cpu->flags & SKD_MODEL_PEBS_GP0_3))
+		pebs &= 0x00f | SKD_SLOTS_FIXED;
+	if (!(ec->slots & pebs)) {
+		if (!pebs)
 			return fail(p, -EOPNOTSUPP,
-				    "`%s` is not PEBS-capable on %s",
-				    event_name(p, i, name), caps->cpu->name);
-		/* Before adaptive PEBS only GP counters have PEBS. */
-		p->allowed[i] &= ~FIXED_COUNTERS;
-		if (!p->allowed[i])
-			return fail(p, -EOPNOTSUPP,
-				    "`%s%s` counts only on fixed counters, which have no PEBS on %s",
-				    event_name(p, i, name), sfx,
-				    caps->cpu->name);
+				    "`%s%s`: Intel's list for %s gives this event no PEBS; sample it without p",
+				    event_name(p, i, name), sfx, p->cpu);
+		return fail(p, -EOPNOTSUPP,
+			    "`%s%s`: PEBS records it only on %s, which %s cannot give it",
+			    event_name(p, i, name), sfx,
+			    describe_slots(pebs, where, sizeof(where)), p->cpu);
 	}
+	ec->slots &= pebs;
 	if (ev->precise == 3) {
-		/*
-		 * The table says which of its events have precise
-		 * distribution; events it does not list may use the
-		 * model's PDIST counters (Golden Cove: any event on GP 0).
-		 */
-		if (def && !(def->flags & SKD_EVF_PRECDIST))
+		if (!(ec->slots & pdist))
 			return fail(p, -EOPNOTSUPP,
-				    "`%s%s`: no precise distribution for this event on %s",
-				    event_name(p, i, name), sfx,
-				    caps->cpu->name);
-		p->allowed[i] &= caps->cpu->pdist_counters;
-		if (!p->allowed[i])
-			return fail(p, -EOPNOTSUPP,
-				    "`%s%s`: no precise distribution for this event on %s",
-				    event_name(p, i, name), sfx,
-				    caps->cpu->name);
+				    "`%s%s`: no precise distribution for this event on %s; use :pp",
+				    event_name(p, i, name), sfx, p->cpu);
+		ec->slots &= pdist;
 	}
-
+	ec->exact = exact;
+	ec->data_la = data_la;
 	ev->flags |= SKD_PLAN_PEBS;
-	/* Format 1 records the IP after the eventing instruction. */
-	if (caps->pebs_fmt >= 2)
-		ev->flags |= SKD_PLAN_EXACT;
 	p->nr_pebs++;
 	return 0;
 }
 
-/* Rule 4: load latency. One threshold MSR for the whole PMU. */
-static int check_ldlat(struct planner *p, unsigned int i)
+/* What an extra MSR may hold on this model (Linux's extra_regs masks). */
+static u64 extra_mask(const struct planner *p, u16 flag)
 {
-	const struct skd_event_def *def = p->def[i];
+	const struct skd_cpu_model *m = p->caps->cpu;
+
+	if (!m)
+		return 0;
+	if (flag & SKD_RULE_FRONTEND)
+		return m->frontend_mask;
+	return m->offcore_mask;
+}
+
+/*
+ * Rule 4: the extra MSR an event needs. Load latency takes its threshold
+ * from ldlat (one MSR for the whole PMU); front-end and offcore events
+ * take config1, checked against the bits the model defines. An event
+ * without an extra MSR takes neither.
+ */
+static int check_extra(struct planner *p, unsigned int i)
+{
+	const struct skd_event_rule *r = p->ec[i].rule;
 	struct skd_planned_event *ev = &p->plan->ev[i];
+	u16 need = r ? r->flags & SKD_RULE_EXTRA_MSR : 0;
 	char name[NAME_LEN], other[NAME_LEN];
 	unsigned int k;
+	u64 mask;
 
-	if (!def || !(def->flags & SKD_EVF_LDLAT)) {
-		if (ev->ldlat)
-			return fail(p, -EINVAL,
-				    "`%s` is not a load-latency event; ldlat=%llu does not apply",
-				    event_name(p, i, name),
-				    (unsigned long long)ev->ldlat);
-		return 0;
-	}
-	if (ev->ldlat < 1 || ev->ldlat > 0xffff)
+	if (!(need & SKD_RULE_LDLAT) && ev->ldlat)
 		return fail(p, -EINVAL,
-			    "`%s` needs a load-latency threshold ldlat=1..65535, not %llu",
+			    "`%s` is not a load-latency event; ldlat=%llu does not apply",
 			    event_name(p, i, name),
 			    (unsigned long long)ev->ldlat);
-	if (!ev->precise)
+	if (!(need & ~SKD_RULE_LDLAT) && ev->config1)
 		return fail(p, -EINVAL,
-			    "`%s` is a load-latency event: it samples only with PEBS (:p)",
-			    event_name(p, i, name));
-	for (k = 0; k < i; k++) {
-		const struct skd_planned_event *o = &p->plan->ev[k];
-
-		if (o->ldlat && o->ldlat != ev->ldlat)
+			    "`%s` has no offcore-response or front-end MSR; config1=0x%llx does not apply",
+			    event_name(p, i, name),
+			    (unsigned long long)ev->config1);
+	if (need & SKD_RULE_LDLAT) {
+		if (ev->ldlat < 1 || ev->ldlat > 0xffff)
 			return fail(p, -EINVAL,
-				    "event %u (`%s`) wants ldlat=%llu but event %u (`%s`) wants ldlat=%llu; the PMU has one threshold",
-				    i, event_name(p, i, name),
-				    (unsigned long long)ev->ldlat, k,
-				    event_name(p, k, other),
-				    (unsigned long long)o->ldlat);
+				    "`%s` needs a load-latency threshold ldlat=1..65535, not %llu",
+				    event_name(p, i, name),
+				    (unsigned long long)ev->ldlat);
+		if (!ev->precise)
+			return fail(p, -EINVAL,
+				    "`%s` is a load-latency event: it samples only with PEBS (:p)",
+				    event_name(p, i, name));
+		for (k = 0; k < i; k++) {
+			const struct skd_planned_event *o = &p->plan->ev[k];
+
+			if (o->ldlat && o->ldlat != ev->ldlat)
+				return fail(p, -EINVAL,
+					    "event %u (`%s`) wants ldlat=%llu but event %u (`%s`) wants ldlat=%llu; the PMU has one threshold",
+					    i, event_name(p, i, name),
+					    (unsigned long long)ev->ldlat, k,
+					    event_name(p, k, other),
+					    (unsigned long long)o->ldlat);
+		}
+		p->plan->ld_lat = ev->ldlat;
+		ev->flags |= SKD_PLAN_LDLAT;
 	}
-	p->plan->ld_lat = ev->ldlat;
+	if (need & ~SKD_RULE_LDLAT) {
+		mask = extra_mask(p, need);
+		if (!ev->config1)
+			return fail(p, -EINVAL,
+				    "`%s` needs the value of its %s MSR in config1 (Intel's list gives it for each named event)",
+				    event_name(p, i, name),
+				    need & SKD_RULE_FRONTEND ? "front-end" :
+							       "offcore-response");
+		if (ev->config1 & ~mask)
+			return fail(p, -EINVAL,
+				    "`%s`: config1=0x%llx sets bits %s does not define (0x%llx); the valid bits are 0x%llx",
+				    event_name(p, i, name),
+				    (unsigned long long)ev->config1, p->cpu,
+				    (unsigned long long)(ev->config1 & ~mask),
+				    (unsigned long long)mask);
+		if (need & SKD_RULE_FRONTEND) {
+			if (p->plan->frontend &&
+			    p->plan->frontend != ev->config1)
+				return fail(p, -ENOSPC,
+					    "`%s` wants front-end value 0x%llx, another event 0x%llx; the PMU has one MSR_PEBS_FRONTEND",
+					    event_name(p, i, name),
+					    (unsigned long long)ev->config1,
+					    (unsigned long long)p->plan->frontend);
+			p->plan->frontend = ev->config1;
+		}
+	}
+	p->plan->extra_msrs |= need;
 	return 0;
+}
+
+/*
+ * Rule 4: on models whose load latency "doesn't function quite right"
+ * alone (core.c require_mem_loads_aux_event()), the auxiliary event
+ * 0x03/0x82 counts beside it. It is planned like the session's events
+ * but never samples.
+ */
+static int add_ldlat_aux(struct planner *p)
+{
+	const struct skd_pmu_caps *caps = p->caps;
+	struct skd_planned_event *ev;
+	unsigned int i, k = p->nr;
+	u32 flags = 0;
+	bool user = false, kernel = false;
+
+	if (!caps->cpu || !(caps->cpu->flags & SKD_MODEL_LDLAT_AUX) ||
+	    !p->plan->ld_lat)
+		return 0;
+	for (i = 0; i < p->nr; i++) {
+		if (!(p->plan->ev[i].flags & SKD_PLAN_LDLAT))
+			continue;
+		user |= !(p->attr[i].flags & SKD_EV_EXCLUDE_USER);
+		kernel |= !(p->attr[i].flags & SKD_EV_EXCLUDE_KERNEL);
+	}
+	if (!user)
+		flags |= SKD_EV_EXCLUDE_USER;
+	if (!kernel)
+		flags |= SKD_EV_EXCLUDE_KERNEL;
+	memset(&p->attr[k], 0, sizeof(p->attr[k]));
+	p->attr[k].config = LDLAT_AUX_CONFIG;
+	p->attr[k].flags = flags;
+	ev = &p->plan->ev[k];
+	memset(ev, 0, sizeof(*ev));
+	ev->config = LDLAT_AUX_CONFIG;
+	ev->period = 1ULL << 30;	/* never meant to overflow */
+	ev->event = SKD_PLAN_NO_EVENT;
+	ev->flags = SKD_PLAN_AUX;
+	p->nr++;
+	return resolve_event(p, k);
 }
 
 /*
  * Rule 9: what the LBR keeps, as a "wanted" set in LBR_SELECT's bit
  * positions (bit 0 keep ring 0, bit 1 keep ring > 0, bits 2-8 branch
- * types), then in the polarity of the LBR in use.
+ * types), then in the polarity of the LBR in use. The privilege levels
+ * are those the session's events count, narrowed by -j u or k.
  */
 #define LBR_TYPES	(SKD_LBRSEL_JCC | SKD_LBRSEL_NEAR_REL_CALL | \
 			 SKD_LBRSEL_NEAR_IND_CALL | SKD_LBRSEL_NEAR_RET | \
 			 SKD_LBRSEL_NEAR_IND_JMP | SKD_LBRSEL_NEAR_REL_JMP | \
 			 SKD_LBRSEL_FAR_BRANCH)
 #define LBR_PRIV	(SKD_LBRSEL_CPL_EQ_0 | SKD_LBRSEL_CPL_NEQ_0)
+#define LBR_CALLS	(SKD_LBRSEL_NEAR_REL_CALL | SKD_LBRSEL_NEAR_IND_CALL | \
+			 SKD_LBRSEL_NEAR_RET)
 
 static const struct {
 	u32 branch;		/* SKD_BRANCH_* */
@@ -473,7 +605,7 @@ static const struct {
 	{ SKD_BRANCH_CALL, SKD_LBRSEL_NEAR_REL_CALL },
 };
 
-/* LBR_SELECT bit -> ARCH_LBR_CTL bit (reference 5.3, 5.6). */
+/* LBR_SELECT bit -> ARCH_LBR_CTL bit (SDM 18.1.2.2, 19.1.3). */
 static const struct {
 	u64 lbrsel;
 	u64 arch;
@@ -489,31 +621,42 @@ static const struct {
 	{ SKD_LBRSEL_FAR_BRANCH, SKD_ARCH_LBR_OTHER },
 };
 
+/* CPUID.1CH:EBX: what the architectural LBR can filter (SDM 19.1.3). */
+#define ARCH_LBR_CPL		BIT(0)
+#define ARCH_LBR_FILTER		BIT(1)
+#define ARCH_LBR_CALL_STACK	BIT(2)
+
+/*
+ * Architectural LBR: call-stack mode only with CPL and branch filtering
+ * as well, privilege filters only with CPL filtering, types only with
+ * branch filtering (lbr.c intel_pmu_arch_lbr_init()).
+ */
 static int plan_arch_lbr(struct planner *p, u64 priv, u64 types,
 			 bool call_stack)
 {
 	const struct skd_pmu_caps *caps = p->caps;
 	struct skd_pmu_plan *plan = p->plan;
+	u32 ebx = caps->arch_lbr_ebx;
 	u64 wanted, ctl = SKD_ARCH_LBR_EN;
 	unsigned int b;
 
-	if (call_stack && !(caps->arch_lbr_ebx & 0x4))
+	if (call_stack && (~ebx & (ARCH_LBR_CPL | ARCH_LBR_FILTER |
+				   ARCH_LBR_CALL_STACK)))
 		return fail(p, -EOPNOTSUPP,
-			    "the architectural LBR of %s has no call-stack mode (CPUID.1CH:EBX[2])",
+			    "the architectural LBR of %s has no call-stack mode: it needs CPL filtering, branch filtering and call stacks (CPUID.1CH:EBX[0..2] = %u%u%u); use --call-graph fp",
+			    p->cpu, ebx & 1, (ebx >> 1) & 1, (ebx >> 2) & 1);
+	if (priv != LBR_PRIV && !(ebx & ARCH_LBR_CPL))
+		return fail(p, -EOPNOTSUPP,
+			    "the architectural LBR of %s cannot keep only user or only kernel branches (CPUID.1CH:EBX[0]); count both privilege levels",
 			    p->cpu);
-	if (priv != LBR_PRIV && !(caps->arch_lbr_ebx & 0x1))
+	if (types != LBR_TYPES && !call_stack && !(ebx & ARCH_LBR_FILTER))
 		return fail(p, -EOPNOTSUPP,
-			    "the architectural LBR of %s cannot keep only user or only kernel branches (CPUID.1CH:EBX[0])",
-			    p->cpu);
-	if (types && types != LBR_TYPES && !(caps->arch_lbr_ebx & 0x2))
-		return fail(p, -EOPNOTSUPP,
-			    "the architectural LBR of %s cannot filter branches by type (CPUID.1CH:EBX[1])",
+			    "the architectural LBR of %s cannot filter branches by type (CPUID.1CH:EBX[1]); use -j any",
 			    p->cpu);
 
 	wanted = priv | types;
 	if (call_stack)
-		wanted |= SKD_LBRSEL_NEAR_REL_CALL | SKD_LBRSEL_NEAR_IND_CALL |
-			  SKD_LBRSEL_NEAR_RET;
+		wanted |= LBR_CALLS;
 	for (b = 0; b < ARRAY_SIZE(arch_lbr_bits); b++)
 		if (wanted & arch_lbr_bits[b].lbrsel)
 			ctl |= arch_lbr_bits[b].arch;
@@ -526,12 +669,27 @@ static int plan_arch_lbr(struct planner *p, u64 priv, u64 types,
 	return 0;
 }
 
+/* The privilege levels the session's events count, as LBR_SELECT keeps. */
+static u64 counted_priv(const struct planner *p)
+{
+	u64 priv = 0;
+	unsigned int i;
+
+	for (i = 0; i < p->req->nr_events; i++) {
+		if (!(p->attr[i].flags & SKD_EV_EXCLUDE_USER))
+			priv |= SKD_LBRSEL_CPL_NEQ_0;
+		if (!(p->attr[i].flags & SKD_EV_EXCLUDE_KERNEL))
+			priv |= SKD_LBRSEL_CPL_EQ_0;
+	}
+	return priv;
+}
+
 static int plan_lbr(struct planner *p)
 {
 	u32 br = p->req->branch_sample;
 	struct skd_pmu_plan *plan = p->plan;
 	bool call_stack = br & SKD_BRANCH_CALL_STACK;
-	u64 priv = 0, types = 0, wanted;
+	u64 priv = 0, counted = counted_priv(p), types = 0, wanted;
 	unsigned int t;
 	int ret;
 
@@ -547,7 +705,13 @@ static int plan_lbr(struct planner *p)
 	if (br & SKD_BRANCH_KERNEL)
 		priv |= SKD_LBRSEL_CPL_EQ_0;
 	if (!priv)
-		priv = LBR_PRIV;
+		priv = counted;
+	if (!(priv & counted))
+		return fail(p, -EINVAL,
+			    "the branch filter keeps only %s branches, and every event excludes %s mode",
+			    priv & SKD_LBRSEL_CPL_EQ_0 ? "kernel" : "user",
+			    priv & SKD_LBRSEL_CPL_EQ_0 ? "kernel" : "user");
+	priv &= counted;
 	for (t = 0; t < ARRAY_SIZE(lbr_types); t++)
 		if (br & lbr_types[t].branch)
 			types |= lbr_types[t].wanted;
@@ -562,14 +726,12 @@ static int plan_lbr(struct planner *p)
 		/* Bits 0-8 suppress what is not wanted; bit 9 enables. */
 		wanted = priv | types;
 		if (call_stack)
-			wanted |= SKD_LBRSEL_NEAR_REL_CALL |
-				  SKD_LBRSEL_NEAR_IND_CALL |
-				  SKD_LBRSEL_NEAR_RET;
+			wanted |= LBR_CALLS;
 		plan->lbr_select = (~wanted & SKD_LBRSEL_SUPPRESS_ALL) |
 				   (call_stack ? SKD_LBRSEL_CALL_STACK : 0);
 		/*
 		 * No freezing in call-stack mode: a PMI near a call or return
-		 * would move the TOS (reference 5.4).
+		 * would move the TOS (lbr.c __intel_pmu_lbr_enable()).
 		 */
 		plan->debugctl = SKD_DEBUGCTL_LBR |
 				 (call_stack ? 0 : SKD_DEBUGCTL_FREEZE_LBRS_ON_PMI);
@@ -620,7 +782,7 @@ static int unplaceable(const struct planner *p, struct matching *m,
 	for (s = 0; s < NR_SLOTS; s++)
 		m->owner[s] = -1;
 	for (k = from; k < nr; k++)
-		m->allowed[order[k]] = p->slots[order[k]] & ~used;
+		m->allowed[order[k]] = p->ec[order[k]].slots & ~used;
 	for (k = from; k < nr; k++) {
 		m->seen = 0;
 		m->reached = 0;
@@ -643,7 +805,7 @@ static bool place(struct planner *p, const u8 *order, unsigned int k,
 	e = order[k];
 	for (i = 0; i < ARRAY_SIZE(slot_preference); i++) {
 		s = slot_preference[i];
-		if (!(p->slots[e] & BIT(s)) || (used & BIT(s)))
+		if (!(p->ec[e].slots & BIT(s)) || (used & BIT(s)))
 			continue;
 		if (unplaceable(p, &p->scratch, order, k + 1, nr,
 				used | 1U << s) >= 0)
@@ -656,34 +818,27 @@ static bool place(struct planner *p, const u8 *order, unsigned int k,
 	return false;
 }
 
-static u64 slots_to_counters(u16 slots)
-{
-	return (slots & GP_COUNTERS) |
-	       ((u64)(slots >> SKD_MAX_GP) << 32);
-}
-
 static int explain_nospc(struct planner *p, const struct matching *m,
 			 unsigned int e)
 {
-	u64 gp = existing_counters(p->caps) & GP_COUNTERS;
-	u64 counters = slots_to_counters(m->seen);
+	u16 gp = existing_slots(p->caps) & SKD_SLOTS_GP;
 	char name[NAME_LEN], other[NAME_LEN], where[80];
 	unsigned int o, need = 0;
 
 	/* Every event confined to those counters, not just the path's. */
-	for (o = 0; o < p->req->nr_events; o++)
-		if (!(p->slots[o] & ~m->seen))
+	for (o = 0; o < p->nr; o++)
+		if (!(p->ec[o].slots & ~m->seen))
 			need++;
-	describe_counters(counters, where, sizeof(where));
+	describe_slots(m->seen, where, sizeof(where));
 	if (popcount(m->seen) == 1) {
-		for (o = 0; o < p->req->nr_events; o++)
+		for (o = 0; o < p->nr; o++)
 			if (o != e && (m->reached & BIT(o)))
 				break;
 		return fail(p, -ENOSPC, "`%s` needs %s, which `%s` also needs",
 			    event_name(p, e, name), where,
 			    event_name(p, o, other));
 	}
-	if (counters == gp)
+	if (m->seen == gp)
 		return fail(p, -ENOSPC,
 			    "`%s` cannot be placed: %u events need general-purpose counters; %s has %u",
 			    event_name(p, e, name), need, p->cpu,
@@ -695,15 +850,14 @@ static int explain_nospc(struct planner *p, const struct matching *m,
 
 static int assign_counters(struct planner *p)
 {
-	unsigned int nr = p->req->nr_events, i, k, n;
-	u8 order[SKD_MAX_EVENTS];
+	unsigned int nr = p->nr, i, k, n;
+	u8 order[MAX_PLANNED];
 	int bad;
 
 	/* Fewest allowed counters first, ties by index (insertion sort). */
 	for (i = 0; i < nr; i++) {
-		p->slots[i] = to_slots(p->allowed[i]);
-		n = popcount(p->slots[i]);
-		for (k = i; k > 0 && popcount(p->slots[order[k - 1]]) > n; k--)
+		n = popcount(p->ec[i].slots);
+		for (k = i; k > 0 && popcount(p->ec[order[k - 1]].slots) > n; k--)
 			order[k] = order[k - 1];
 		order[k] = i;
 	}
@@ -715,17 +869,76 @@ static int assign_counters(struct planner *p)
 	return 0;
 }
 
-/* Golden Cove cores: :ppp periods below 128 hit an SPR erratum (2.3). */
-static bool golden_cove(const struct skd_cpu_model *m)
+/*
+ * Rule 5: Intel's TakenAlone: while such an event counts, no other event
+ * may use a general-purpose counter (the auxiliary event of its own
+ * measurement aside). Fixed counters stay free.
+ */
+static int check_alone(struct planner *p)
 {
-	return m && (!strcmp(m->name, "sapphirerapids") ||
-		     !strcmp(m->name, "alderlake"));
+	char name[NAME_LEN], other[NAME_LEN];
+	unsigned int i, k;
+
+	for (i = 0; i < p->nr; i++) {
+		const struct skd_event_rule *r = p->ec[i].rule;
+
+		if (!r || !(r->flags & SKD_RULE_TAKEN_ALONE))
+			continue;
+		for (k = 0; k < p->nr; k++) {
+			if (k == i || SKD_IDX_IS_FIXED(p->plan->ev[k].idx) ||
+			    (p->plan->ev[k].flags & SKD_PLAN_AUX))
+				continue;
+			return fail(p, -ENOSPC,
+				    "`%s` must count alone on the general-purpose counters (Intel marks it TakenAlone), but `%s` needs one too; sample them in separate sessions",
+				    event_name(p, i, name),
+				    event_name(p, k, other));
+		}
+	}
+	return 0;
+}
+
+/*
+ * Rule 5: the two offcore-response MSRs. An event keeps the MSR of its
+ * encoding while that MSR is free or holds the same value, else moves to
+ * its other encoding and the other MSR (core.c intel_fixup_er()).
+ */
+static int plan_offcore(struct planner *p)
+{
+	struct skd_pmu_plan *plan = p->plan;
+	char name[NAME_LEN];
+	unsigned int i, m;
+
+	for (i = 0; i < p->nr; i++) {
+		const struct skd_event_rule *r = p->ec[i].rule;
+		struct skd_planned_event *ev = &plan->ev[i];
+
+		if (!r || !(r->flags & (SKD_RULE_OFFCORE | SKD_RULE_OFFCORE1)))
+			continue;
+		m = r->flags & SKD_RULE_OFFCORE1 ? 1 : 0;
+		if (plan->offcore[m] && plan->offcore[m] != ev->config1) {
+			if (!r->alt || (plan->offcore[!m] &&
+					plan->offcore[!m] != ev->config1))
+				return fail(p, -ENOSPC,
+					    "`%s` needs an offcore-response MSR of its own, and both hold other values",
+					    event_name(p, i, name));
+			m = !m;
+			ev->config = (ev->config & ~0xffffULL) | r->alt;
+		}
+		plan->offcore[m] = ev->config1;
+		plan->extra_msrs |= m ? SKD_RULE_OFFCORE1 : SKD_RULE_OFFCORE;
+	}
+	plan->extra_msrs &= ~(u32)(plan->offcore[0] ? 0 : SKD_RULE_OFFCORE);
+	plan->extra_msrs &= ~(u32)(plan->offcore[1] ? 0 : SKD_RULE_OFFCORE1);
+	return 0;
 }
 
 /*
  * Rule 7: the period, clamped to what the counter can take, and the value
- * that overflows after it. Frequency events start at 10000 events; the
- * PMI adapts it.
+ * that overflows after it. Without full-width writes a GP counter is
+ * written through its 32-bit alias, which sign-extends bit 31, so
+ * periods stay below 2^31 (core.c: max_period = cntval_mask >> 1 only
+ * with PERF_CAP_FW_WRITES, written through MSR_IA32_PMC0). Frequency
+ * events start at 10000 events; the PMI adapts it.
  */
 static void plan_period(struct planner *p, struct skd_planned_event *ev)
 {
@@ -734,10 +947,10 @@ static void plan_period(struct planner *p, struct skd_planned_event *ev)
 	u32 width = fixed ? caps->fixed_width : caps->gp_width;
 	u64 min = 2, max = width_mask(width) >> 1;
 
-	/* Legacy PMC writes are 32 bits, sign-extended (reference 2.1). */
-	if (!fixed && !(caps->flags & SKD_PMU_FW_WRITES) && max > 0x7fffffff)
+	if (!(caps->flags & SKD_PMU_FW_WRITES) && max > 0x7fffffff)
 		max = 0x7fffffff;
-	if (ev->precise == 3 && golden_cove(caps->cpu))
+	if (ev->precise == 3 && caps->cpu &&
+	    (caps->cpu->flags & SKD_MODEL_PDIST_MIN128))
 		min = 128;
 	if (ev->freq)
 		ev->period = 10000;
@@ -745,24 +958,32 @@ static void plan_period(struct planner *p, struct skd_planned_event *ev)
 		ev->period = min;
 	if (ev->period > max)
 		ev->period = max;
+	ev->max_period = max;
 	ev->reset = skd_counter_reset(ev->period, width);
 }
 
 /* Rule 6: the event's control bits, and its bits in the global MSRs. */
 static void program_counter(struct planner *p, unsigned int i)
 {
-	const struct skd_event_attr *a = &p->req->events[i];
+	const struct skd_event_attr *a = &p->attr[i];
 	struct skd_planned_event *ev = &p->plan->ev[i];
 	struct skd_pmu_plan *plan = p->plan;
 	bool user = !(a->flags & SKD_EV_EXCLUDE_USER);
 	bool kernel = !(a->flags & SKD_EV_EXCLUDE_KERNEL);
 	bool pebs = ev->flags & SKD_PLAN_PEBS;
-	u64 bit = 1ULL << ev->idx;
-	unsigned int j;
+	bool aux = ev->flags & SKD_PLAN_AUX;
+	unsigned int slot = idx_slot(ev->idx), j;
+	u64 bit = idx_bit(ev->idx);
 	u64 sel;
 
+	if (pebs && (p->ec[i].exact & BIT(slot)) && p->caps->pebs_fmt >= 2)
+		ev->flags |= SKD_PLAN_EXACT;
+	if (pebs && (p->ec[i].data_la & BIT(slot)))
+		ev->flags |= SKD_PLAN_DATA_LA;
 	if (SKD_IDX_IS_FIXED(ev->idx)) {
 		j = ev->idx - SKD_IDX_FIXED(0);
+		plan->fixed_ctrl_mask |= SKD_FIXED_NIBBLE(j) |
+					 SKD_FIXED_ADAPTIVE(j);
 		if (kernel)
 			plan->fixed_ctrl |= SKD_FIXED_OS(j);
 		if (user)
@@ -778,9 +999,9 @@ static void program_counter(struct planner *p, unsigned int i)
 		if (kernel)
 			sel |= SKD_EVSEL_OS;
 		/* A PEBS counter interrupts through the DS threshold. */
-		if (!pebs)
+		if (!pebs && !aux)
 			sel |= SKD_EVSEL_INT;
-		else if (p->adaptive)
+		else if (pebs && p->adaptive)
 			sel |= SKD_EVSEL_ADAPTIVE;
 		plan->eventsel[ev->idx] = sel;
 	}
@@ -792,7 +1013,7 @@ static void program_counter(struct planner *p, unsigned int i)
 		/* Perfmon v5 dropped the load-latency enable bits. */
 		if (ev->ldlat && p->caps->version < 5)
 			plan->pebs_enable |= SKD_PEBS_EN_LDLAT(ev->idx);
-	} else {
+	} else if (!aux) {
 		plan->pmi_counters |= bit;
 	}
 }
@@ -812,11 +1033,11 @@ static int plan_pebs_record(struct planner *p)
 
 	if (!p->nr_pebs)
 		return 0;
-	for (i = 0; i < req->nr_events; i++) {
+	for (i = 0; i < p->nr; i++) {
 		const struct skd_planned_event *ev = &plan->ev[i];
 
 		if ((ev->flags & SKD_PLAN_PEBS) &&
-		    (ev->flags & (SKD_EVF_MEM | SKD_EVF_LDLAT)))
+		    (ev->flags & (SKD_PLAN_DATA_LA | SKD_PLAN_LDLAT)))
 			mem = true;
 		if (ev->freq)
 			freq = true;
@@ -834,7 +1055,7 @@ static int plan_pebs_record(struct planner *p)
 			size += 32;
 			plan->pebs_data_cfg |= SKD_DATACFG_MEMINFO;
 		}
-		if (p->adaptive && plan->lbr_nr) {
+		if (p->adaptive && plan->lbr_nr && plan->lbr_from_record) {
 			size += 24 * plan->lbr_nr;
 			plan->pebs_data_cfg |= SKD_DATACFG_LBRS |
 				((u64)(plan->lbr_nr - 1) << SKD_DATACFG_LBR_SHIFT);
@@ -842,6 +1063,8 @@ static int plan_pebs_record(struct planner *p)
 	}
 	plan->pebs_record_size = size;
 	plan->exact_ip = fmt >= 2;
+	plan->lat_split = p->caps->cpu &&
+			  (p->caps->cpu->flags & SKD_MODEL_LAT_SPLIT);
 	plan->ds_fixed_reset_slot = fmt >= 5 ? SKD_DS_RESET_FIXED_FMT5 :
 					       SKD_DS_RESET_FIXED_FMT4;
 	plan->pebs_max_records = req->pebs_buffer_bytes / size;
@@ -854,7 +1077,8 @@ static int plan_pebs_record(struct planner *p)
 	 * Several records per PMI only when each record is a whole sample:
 	 * no call chain (read at the PMI), no frequency event (re-armed at
 	 * each sample), no counter without PEBS, LBRs from the record. One
-	 * record of headroom per PEBS counter (reference 4.8).
+	 * record of headroom per PEBS counter (ds.c
+	 * intel_pmu_pebs_sched_task() and pebs_update_threshold()).
 	 */
 	plan->large_pebs = !req->callchain && !freq &&
 			   p->nr_pebs == req->nr_events &&
@@ -879,8 +1103,8 @@ int skd_pmu_plan(const struct skd_pmu_caps *caps,
 	memset(plan, 0, sizeof(*plan));
 	if (why && whylen)
 		why[0] = '\0';
-	if (caps->cpu)
-		snprintf(p.cpu, sizeof(p.cpu), "%s", caps->cpu->name);
+	if (caps->events)
+		snprintf(p.cpu, sizeof(p.cpu), "%s", caps->events->name);
 	else
 		snprintf(p.cpu, sizeof(p.cpu), "family %u model 0x%02x",
 			 caps->family, caps->model);
@@ -891,23 +1115,40 @@ int skd_pmu_plan(const struct skd_pmu_caps *caps,
 		return fail(&p, -ENODEV, "%s",
 			    caps->why[0] ? caps->why : "the PMU is not usable");
 	ret = check_request(&p);
-	for (i = 0; !ret && i < req->nr_events; i++)
+	if (ret)
+		return ret;
+	p.nr = req->nr_events;
+	for (i = 0; !ret && i < p.nr; i++)
 		ret = check_event(&p, i);
-	for (i = 0; !ret && i < req->nr_events; i++) {
+	for (i = 0; !ret && i < p.nr; i++) {
 		ret = resolve_event(&p, i);
 		if (!ret)
 			ret = restrict_pebs(&p, i);
 		if (!ret)
-			ret = check_ldlat(&p, i);
+			ret = check_extra(&p, i);
 	}
+	if (!ret)
+		ret = add_ldlat_aux(&p);
 	if (!ret)
 		ret = plan_lbr(&p);
 	if (!ret)
 		ret = assign_counters(&p);
+	if (!ret)
+		ret = check_alone(&p);
+	if (!ret)
+		ret = plan_offcore(&p);
 	if (ret)
 		return ret;
 
-	plan->nr = req->nr_events;
+	plan->nr = p.nr;
+	plan->pmc_base = caps->flags & SKD_PMU_FW_WRITES ? SKD_MSR_A_PMC(0) :
+							    SKD_MSR_PMC(0);
+	/*
+	 * Every GP counter, fixed-counter-only sessions too: perf's first
+	 * event reserves them all (core.c x86_reserve_hardware()), so holding
+	 * them is what keeps perf and the NMI watchdog out.
+	 */
+	plan->gp_reserved = existing_slots(caps) & SKD_SLOTS_GP;
 	for (i = 0; i < plan->nr; i++) {
 		plan_period(&p, &plan->ev[i]);
 		program_counter(&p, i);

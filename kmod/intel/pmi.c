@@ -67,6 +67,35 @@ static void write_ctrl(struct skd_pmu_cpu *pc, bool on)
 	ps->ops->write_msr(SKD_MSR_GLOBAL_CTRL, ctrl);
 }
 
+/*
+ * GLOBAL_STATUS bits of ours: our counters, the PEBS threshold, and the
+ * LBR-frozen bit when we freeze it. With perfmon v4 and later a PMI with
+ * DEBUGCTL.FREEZE_LBRS_ON_PMI sets bit 58 and the LBRs stay frozen until
+ * it is written to GLOBAL_STATUS_RESET (SDM 18.2.4.1 and 18.4.7; lbr.c:
+ * "v4 can do that as part of the GLOBAL_STATUS ack").
+ */
+static u64 our_status(const struct skd_pmu_session *ps)
+{
+	u64 mine = ps->plan.global_ctrl | SKD_STATUS_BUFFER_OVF;
+
+	if (ps->plan.debugctl & SKD_DEBUGCTL_FREEZE_LBRS_ON_PMI)
+		mine |= SKD_STATUS_LBR_FROZEN;
+	return mine;
+}
+
+bool skd_pmu_ack(struct skd_pmu_cpu *pc)
+{
+	const struct skd_pmu_session *ps = pc->ps;
+	u64 status;
+
+	if (ps->ops->read_msr(SKD_MSR_GLOBAL_STATUS, &status))
+		return false;
+	status &= our_status(ps);
+	if (status)
+		ps->ops->write_msr(SKD_MSR_GLOBAL_OVF_CTRL, status);
+	return status & ~SKD_STATUS_LBR_FROZEN;
+}
+
 /* How long our counters have counted on this CPU since it started. */
 static u64 counted_ns(const struct skd_pmu_cpu *pc, u64 now)
 {
@@ -95,10 +124,7 @@ static void rearm(struct skd_pmu_cpu *pc, unsigned int ev)
 	u64 reset = skd_counter_reset(pc->period[ev], width);
 	u32 msr;
 
-	if (SKD_IDX_IS_FIXED(e->idx))
-		msr = SKD_MSR_FIXED_CTR(e->idx - SKD_IDX_FIXED(0));
-	else
-		msr = SKD_MSR_PMC(e->idx);
+	msr = skd_pmu_counter_msr(&pc->ps->plan, e->idx);
 	pc->ps->ops->write_msr(msr, reset);
 }
 
@@ -125,7 +151,7 @@ static void adjust_period(struct skd_pmu_cpu *pc, unsigned int ev, u64 now)
 	} else if (!got) {
 		period = pc->period[ev] / 8;
 	}
-	max_period = BIT_ULL(31) - 1;
+	max_period = e->max_period;
 	pc->period[ev] = clamp_t(u64, period, 2, max_period);
 	pc->freq_since_ns[ev] = counted;
 	pc->freq_samples[ev] = 0;
@@ -246,8 +272,11 @@ static void sample_overflows(struct skd_pmu_cpu *pc, u64 status,
 			32 + e->idx - SKD_IDX_FIXED(0) : e->idx;
 		if (!(status & BIT_ULL(bit)) || (e->flags & SKD_PLAN_PEBS))
 			continue;
-		skd_pmu_emit(pc, i, instruction_pointer(regs), false, regs,
-			     NULL, p->lbr_nr ? pc->lbr : NULL, pc->nr_lbr);
+		/* The load-latency helper only counts: it starts over. */
+		if (!(e->flags & SKD_PLAN_AUX))
+			skd_pmu_emit(pc, i, instruction_pointer(regs), false,
+				     regs, NULL, p->lbr_nr ? pc->lbr : NULL,
+				     pc->nr_lbr);
 		rearm(pc, i);
 	}
 }
@@ -261,18 +290,26 @@ static int skd_pmi(unsigned int type, struct pt_regs *nmi_regs)
 	u64 status, mine, now;
 	unsigned int loops, i;
 
-	if (!pc || !pc->running)
+	if (!pc)
 		return NMI_DONE;
 	ps = pc->ps;
 	ops = ps->ops;
-	mine = ps->plan.global_ctrl | SKD_STATUS_BUFFER_OVF;
-	if (ops->read_msr(SKD_MSR_GLOBAL_STATUS, &status) || !(status & mine))
+	mine = our_status(ps);
+	if (ops->read_msr(SKD_MSR_GLOBAL_STATUS, &status) ||
+	    !(status & mine & ~SKD_STATUS_LBR_FROZEN))
 		return NMI_DONE;
+	/* Starting or stopping: ours, but nothing to sample (run.h). */
+	if (!pc->running) {
+		skd_pmu_ack(pc);
+		ops->pmi_rearm();
+		return NMI_HANDLED;
+	}
 
 	regs = ops->pmi_regs(nmi_regs);
 	now = ktime_get_mono_fast_ns();
 	write_ctrl(pc, false);		/* ours stand still while we work */
 	for (loops = 0; loops < MAX_PMI_LOOPS && (status & mine); loops++) {
+		/* The LBRs first: the acknowledgment unfreezes them. */
 		if (ps->plan.lbr_nr && !ps->plan.lbr_from_record)
 			skd_lbr_read(pc);
 		ops->write_msr(SKD_MSR_GLOBAL_OVF_CTRL, status & mine);

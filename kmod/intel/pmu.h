@@ -19,6 +19,7 @@
 
 struct pt_regs;
 struct skd_cpu_model;
+struct skd_event_list;
 
 struct skd_pmu_ops {
 	const char *name;
@@ -64,7 +65,10 @@ struct skd_pmu_caps {
 	u32 arch_lbr_depths;		/* CPUID.1CH:EAX[7:0] */
 	u32 arch_lbr_ebx, arch_lbr_ecx;
 	u32 flags;			/* enum skd_pmu_flags */
-	const struct skd_cpu_model *cpu;	/* NULL: not in our tables */
+	u32 core_type;			/* CPUID.1AH:EAX[31:24]; 0: not hybrid */
+	/* Intel's event list for this CPU and its model; NULL: unknown CPU. */
+	const struct skd_event_list *events;
+	const struct skd_cpu_model *cpu;
 	char why[128];			/* why not usable; "" when usable */
 };
 
@@ -74,8 +78,13 @@ struct skd_pmu_caps {
  * Pure but for @ops: any context where @ops may be called.
  */
 void skd_pmu_detect(const struct skd_pmu_ops *ops, struct skd_pmu_caps *caps);
-/* skd_pmu_detect() on a sim model, from process context; marks it simulated. */
-void skd_sim_detect(const struct skd_pmu_ops *ops, struct skd_pmu_caps *caps);
+/*
+ * skd_pmu_detect() of a sim model as CPU @cpu sees it (hybrid models
+ * differ per CPU), from process context; marks it simulated. -ENXIO when
+ * @cpu is offline.
+ */
+int skd_sim_detect(const struct skd_pmu_ops *ops, unsigned int cpu,
+		   struct skd_pmu_caps *caps);
 
 /* Copy @caps into the uapi description. */
 void skd_pmu_caps_to_info(const struct skd_pmu_caps *caps,

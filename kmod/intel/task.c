@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-task PMU sessions (-p PID, or a command): counters and LBR run only
- * while the followed process tree is on the CPU. A probe on sched_switch
- * sees every switch on every CPU; on a CPU whose PMU session follows a
- * task it drains the PEBS buffer before the target leaves (records belong
- * to the task that was running) and empties the LBR before it comes back.
- * It runs with the runqueue lock held and IRQs off, as the PMU code wants.
+ * Context switches, for the PMU sessions that care: per-task sessions (-p
+ * PID, or a command) count only while the followed process tree is on the
+ * CPU, and every session with large PEBS drains its buffer before the
+ * task that wrote the records leaves, so each record goes out under its
+ * own task (ds.c intel_pmu_pebs_sched_task() does the same). A probe on
+ * sched_switch sees every switch on every CPU; it runs with the runqueue
+ * lock held and IRQs off, on the CPU, as run.h requires.
  */
 #include <linux/mutex.h>
 #include <linux/sched.h>
@@ -24,29 +25,37 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 {
 	struct skd_pmu_cpu *pc = this_cpu_read(skd_pmu_owner);
 	struct skd_pmu_session *ps;
-	bool in;
+	bool in, drain;
 
-	if (!pc || !pc->running || !pc->ps->per_task)
+	if (!pc || !pc->running || prev == next)
 		return;
 	ps = pc->ps;
-	in = skd_session_wants_task(ps->s, next);
-	if (in == pc->task_in)
-		return;
-	if (!in) {
+	in = !ps->per_task || skd_session_wants_task(ps->s, next);
+	drain = ps->plan.large_pebs && pc->task_in;
+	if (pc->task_in && (!in || drain)) {
+		/*
+		 * current is still prev: its records go out under its name.
+		 * Nothing of ours counts while the buffer is read, or a
+		 * record written meanwhile would be lost (ds.c: drain only
+		 * with the PMU disabled).
+		 */
 		pc->task_in = false;
 		skd_pmu_set_ctrl(pc);
-		if (ps->plan.lbr_nr)
+		if (!in && ps->plan.lbr_nr)
 			skd_lbr_enable(ps, false);
-		/* current is still prev: its records go out under its name. */
 		if (ps->plan.pebs_counters)
 			skd_ds_drain(pc, NULL);
+		if (in)
+			pc->task_in = true;
+	} else if (in && !pc->task_in) {
+		if (ps->plan.lbr_nr) {
+			skd_lbr_reset(ps);
+			skd_lbr_enable(ps, true);
+		}
+		pc->task_in = true;
+	} else {
 		return;
 	}
-	if (ps->plan.lbr_nr) {
-		skd_lbr_reset(ps);
-		skd_lbr_enable(ps, true);
-	}
-	pc->task_in = true;
 	skd_pmu_set_ctrl(pc);
 }
 
