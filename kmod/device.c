@@ -190,7 +190,7 @@ static long ioctl_get_pmu(void __user *uarg)
 	if (ret)
 		return ret;
 	if (info.flags || info.cpu_signature || info.core_type ||
-	    info.reserved0)
+	    info.arch_lbr_ebx || info.arch_lbr_ecx || info.reserved0)
 		return -EINVAL;
 	if (info.query & ~__SKD_PMU_QUERY_ALL)
 		return -EOPNOTSUPP;

@@ -325,18 +325,21 @@ struct skd_pmu_info {
 	__u64 perf_capabilities;	/* IA32_PERF_CAPABILITIES as read */
 	__u32 max_sample_rate;	/* samples/s per CPU before throttling */
 	__u32 sim_models;	/* bit (1 << model) per sim model built in */
-	char model_name[32];	/* "skylake", ...; "" when not in our tables */
+	char model_name[32];	/* Intel's event list: "skylakex", ...; "" */
+				/* when the CPU is not in skidless's lists */
 	char why[128];		/* why the backend is not usable; else "" */
 
-	/* Version 1: hybrid parts, whose core types differ. */
+	/* Version 1: hybrid parts, whose core types differ, and arch LBR. */
 	__u32 query;		/* in: enum skd_pmu_query; 0: CPU 0 */
 	__u32 cpu;		/* in: with SKD_PMU_QUERY_CPU; out: the CPU */
 	__u32 core_type;	/* CPUID.1AH:EAX[31:24]: 0x40 Core, 0x20 Atom */
+	__u32 arch_lbr_ebx;	/* CPUID.1CH:EBX: filters (CPL, type, stack) */
+	__u32 arch_lbr_ecx;	/* CPUID.1CH:ECX: INFO fields (mispred, ...) */
 	__u32 reserved0;
 };
 
 #define SKD_PMU_INFO_SIZE_VER0	208
-#define SKD_PMU_INFO_SIZE_VER1	224
+#define SKD_PMU_INFO_SIZE_VER1	232
 
 /* ------------------------------------------------------------------ */
 /* Ioctl numbers                                                       */

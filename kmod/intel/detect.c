@@ -264,6 +264,8 @@ void skd_pmu_caps_to_info(const struct skd_pmu_caps *c,
 	info->fixed_mask = c->fixed_mask;
 	info->perf_capabilities = c->perf_cap;
 	info->core_type = c->core_type;
+	info->arch_lbr_ebx = c->arch_lbr_ebx;
+	info->arch_lbr_ecx = c->arch_lbr_ecx;
 	snprintf(info->model_name, sizeof(info->model_name), "%s",
 		 c->events ? c->events->name : "");
 	snprintf(info->why, sizeof(info->why), "%s", c->why);
