@@ -68,10 +68,11 @@ KSFT_CFLAGS := -O1 -g -fno-omit-frame-pointer -fno-inline-functions-called-once
 
 all: module tools
 
+# SIM=1 also builds the simulated PMU (skidless_sim.ko), for the tests.
 module:
 	@test -d $(KDIR) || { echo "No kernel build tree at $(KDIR): install" \
 		"linux-headers-$(KERNELRELEASE) or pass KDIR=/path/to/build"; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(if $(SIM),SKD_SIM=y) modules
 
 tools: $(TOOL)
 
@@ -84,7 +85,7 @@ $(ASAN_TOOL): $(LIB_SRCS) $(GEN_SRCS) $(CLI_SRCS) $(wildcard userland/*/*.h)
 	$(Q)$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(ASAN_FLAGS) -o $@ \
 		$(LIB_SRCS) $(GEN_SRCS) $(CLI_SRCS) $(LDLIBS)
 
-$(GEN_EVENTS): kmod/intel/gen_events.c
+$(GEN_EVENTS): kmod/host/gen_events.c
 	@mkdir -p $(dir $@)
 	$(quiet) HOSTCC $(@F)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror \

@@ -7,6 +7,7 @@
  * copies: a task built without frame pointers yields a short chain, never a
  * fault. Only 64-bit user code is walked; a compat task gives its ip alone.
  */
+#include <linux/export.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/uaccess.h>
@@ -91,3 +92,6 @@ unsigned int skd_callchain(struct pt_regs *regs, u64 *ips, unsigned int max,
 	}
 	return n + user_frames(regs, ips + n, max - n);
 }
+
+/* The simulated PMU fills its LBRs from the same chains. */
+EXPORT_SYMBOL_GPL(skd_callchain);

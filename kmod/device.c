@@ -16,7 +16,7 @@
 #include "device.h"
 #include "intel/hw.h"
 #include "intel/run.h"
-#include "sim/sim.h"
+#include "intel/sim_provider.h"
 #include "params.h"
 #include "pmu_info.h"
 #include "session.h"
@@ -179,7 +179,7 @@ static long ioctl_get_pmu(void __user *uarg)
 	struct skd_pmu_info info = {};
 	const struct skd_pmu_ops *ops;
 	struct skd_pmu_caps caps;
-	u32 usize, id, cpu = 0;
+	u32 usize, cpu = 0;
 	int ret;
 
 	BUILD_BUG_ON(sizeof(struct skd_pmu_info) != SKD_PMU_INFO_SIZE_VER1);
@@ -207,10 +207,12 @@ static long ioctl_get_pmu(void __user *uarg)
 	} else if (info.backend == SKD_BACKEND_SIM) {
 		if (info.sim_model >= __SKD_SIM_MAX)
 			return -EINVAL;
-		info.sim_model = info.sim_model ?: skd_sim_default_model();
-		ops = skd_sim_ops(info.sim_model);
+		ops = skd_sim_get(&info.sim_model);
+		if (!ops)
+			return skd_sim_models() ? -EINVAL : -ENODEV;
 		/* The model's constants only: no session needed. */
-		ret = skd_sim_detect(ops, cpu, &caps);
+		ret = skd_pmu_caps_of(ops, cpu, &caps);
+		skd_sim_put();
 		if (ret)
 			return ret;
 	} else {
@@ -219,8 +221,7 @@ static long ioctl_get_pmu(void __user *uarg)
 	skd_pmu_caps_to_info(&caps, &info);
 	info.cpu = cpu;
 	info.max_sample_rate = skd_pmu_max_sample_rate();
-	for (id = 1; id < __SKD_SIM_MAX; id++)
-		info.sim_models |= 1U << id;
+	info.sim_models = skd_sim_models();
 	info.size = min_t(u32, usize, sizeof(info));
 	return copy_to_user(uarg, &info, info.size) ? -EFAULT : 0;
 }

@@ -16,7 +16,7 @@
 #include "pmu_info.h"
 #include "record.h"
 #include "sideband.h"
-#include "sim/sim.h"
+#include "intel/vmx_guard.h"
 
 /* Ring indexes are local_t: 64 bits wide only on 64-bit kernels. */
 #ifndef CONFIG_X86_64
@@ -25,11 +25,7 @@
 
 static char *backend = "timer";
 module_param(backend, charp, 0444);
-MODULE_PARM_DESC(backend, "Default backend for sessions that do not pick one (timer, intel, sim)");
-
-static char *sim_model = "skylake";
-module_param(sim_model, charp, 0444);
-MODULE_PARM_DESC(sim_model, "Default model of the simulated PMU (skylake, icelake, sapphirerapids)");
+MODULE_PARM_DESC(backend, "Default backend for sessions that do not pick one (timer, intel)");
 
 unsigned int skd_max_freq = 20000;
 module_param_named(max_freq, skd_max_freq, uint, 0444);
@@ -52,16 +48,15 @@ static int __init skd_init(void)
 	ret = skd_hw_detect();
 	if (ret)
 		return ret;
-	ret = skd_sim_init(sim_model);
-	if (ret)
-		goto err_hw;
 	ret = skd_backend_init(backend);
 	if (ret)
-		goto err_sim;
-
+		goto err_hw;
+	ret = skd_vmx_guard_init();
+	if (ret)
+		goto err_hw;
 	ret = skd_record_init();
 	if (ret)
-		goto err_sim;
+		goto err_guard;
 	ret = skd_sideband_init();
 	if (ret)
 		goto err_record;
@@ -82,8 +77,8 @@ err_sideband:
 	skd_sideband_uninit();
 err_record:
 	skd_record_uninit();
-err_sim:
-	skd_sim_uninit();
+err_guard:
+	skd_vmx_guard_uninit();
 err_hw:
 	skd_hw_forget();
 	return ret;
@@ -96,7 +91,7 @@ static void __exit skd_exit(void)
 	skd_cpu_uninit();
 	skd_sideband_uninit();
 	skd_record_uninit();
-	skd_sim_uninit();
+	skd_vmx_guard_uninit();
 	skd_hw_forget();
 }
 

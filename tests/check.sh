@@ -72,13 +72,13 @@ say "static checks"
 S=$OUT/static.tap
 # From scratch, so every warning the module has is seen again.
 make -s -C "$KDIR" M="$TOP" clean > /dev/null 2>&1
-make -s module KDIR="$KDIR" W=1 > "$OUT/w1.log" 2>&1
+make -s module KDIR="$KDIR" SIM=1 W=1 > "$OUT/w1.log" 2>&1
 rc=$?
 ! grep -E "warning:|error:" "$OUT/w1.log" > /dev/null && [ $rc = 0 ]
-tap "$S" $? "module builds W=1 clean against $KVER" "$OUT/w1.log"
+tap "$S" $? "modules (skidless, skidless_sim) build W=1 clean against $KVER" "$OUT/w1.log"
 
-touch kmod/*.c
-make -s module KDIR="$KDIR" C=1 > "$OUT/sparse.log" 2>&1
+touch kmod/*.c kmod/intel/*.c kmod/sim/*.c
+make -s module KDIR="$KDIR" SIM=1 C=1 > "$OUT/sparse.log" 2>&1
 rc=$?
 ! grep -E "warning:|error:" "$OUT/sparse.log" > /dev/null && [ $rc = 0 ]
 tap "$S" $? "sparse (C=1) finds nothing in kmod/" "$OUT/sparse.log"
@@ -136,7 +136,7 @@ if [ "$(cat "$OUT/debug-kernel.rc" 2>/dev/null)" = 0 ]; then
 	# The module once more, against the debug kernel, in a tree of its own.
 	rm -rf build/debug-kmod && mkdir -p build/debug-kmod &&
 		cp -r Kbuild kmod uapi build/debug-kmod/ &&
-		make -s -C "$DEBUG_KDIR" M="$TOP/build/debug-kmod" W=1 modules \
+		make -s -C "$DEBUG_KDIR" M="$TOP/build/debug-kmod" SKD_SIM=y W=1 modules \
 			> "$OUT/debug-kmod.log" 2>&1
 	rc=$?
 	! grep -E "warning:|error:" "$OUT/debug-kmod.log" > /dev/null && [ $rc = 0 ]
@@ -152,7 +152,8 @@ if [ "$(cat "$OUT/debug-kernel.rc" 2>/dev/null)" = 0 ]; then
 	for lane in suite stress; do
 		list=$OUT/debug-$lane.list
 		bash tests/vm/run.sh --kernel "$DEBUG_KDIR/arch/x86/boot/bzImage" \
-			--no-pvh --ko build/debug-kmod/skidless.ko --bin build/vm-bin \
+			--no-pvh --ko build/debug-kmod/skidless.ko \
+			--sim-ko build/debug-kmod/skidless_sim.ko --bin build/vm-bin \
 			--tests $list --mem 2G --timeout 2400 \
 			--out "$OUT/debug-$lane" > "$OUT/debug-$lane.log" 2>&1 &
 		vms+=($!)

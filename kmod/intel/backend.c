@@ -24,7 +24,8 @@
 #include "models.h"
 #include "run.h"
 #include "session.h"
-#include "sim.h"
+#include "sim_provider.h"
+#include "vmx_guard.h"
 
 #define PEBS_BUFFER_BYTES	(64 * 1024)
 
@@ -50,6 +51,7 @@ static void pmu_cpu_stop(struct skd_session *s, unsigned int cpu)
 struct busy_probe {
 	struct skd_pmu_session *ps;
 	bool busy;
+	int guest_cpu;			/* a CPU with VMX on, or -1 */
 };
 
 /*
@@ -77,6 +79,8 @@ static void probe_busy(void *arg)
 			bp->busy = true;
 		}
 	}
+	if (p->pebs_counters && ops->virt_active())
+		bp->guest_cpu = smp_processor_id();
 }
 
 static void release_counters(struct skd_pmu_session *ps, u64 gp_mask)
@@ -91,9 +95,10 @@ static void release_counters(struct skd_pmu_session *ps, u64 gp_mask)
 static int pmu_prepare(struct skd_session *s)
 {
 	struct skd_pmu_session *ps = pmu_of(s);
-	struct busy_probe bp = { .ps = ps };
+	struct busy_probe bp = { .ps = ps, .guest_cpu = -1 };
 	u64 gp = ps->plan.gp_reserved, taken = 0;
 	unsigned int cpu, i;
+	char why[200];
 	int ret;
 
 	for_each_cpu(cpu, s->cpus) {
@@ -114,21 +119,37 @@ static int pmu_prepare(struct skd_session *s)
 		}
 		taken |= 1ULL << i;
 	}
+	if (ps->plan.pebs_counters) {
+		ret = skd_vmx_guard_get(why, sizeof(why));
+		if (ret) {
+			pr_info_ratelimited("%s\n", why);
+			goto err_release;
+		}
+	}
 	for_each_cpu_and(cpu, s->cpus, cpu_online_mask)
 		smp_call_function_single(cpu, probe_busy, &bp, true);
 	if (bp.busy) {
 		pr_info_ratelimited("counters skidless needs are already counting: another PMU user is active (the NMI watchdog uses fixed counter 1: sysctl kernel.nmi_watchdog=0)\n");
 		ret = -EBUSY;
-		goto err_release;
+		goto err_guard;
+	}
+	if (bp.guest_cpu >= 0) {
+		pr_info_ratelimited("PEBS refused: cpu%d has VMX on (a hypervisor can enter guests, where PEBS would stay armed); stop it, or sample without :p\n",
+				    bp.guest_cpu);
+		ret = -EBUSY;
+		goto err_guard;
 	}
 	ret = skd_pmi_get();
 	if (ret)
-		goto err_release;
+		goto err_guard;
 	for_each_cpu(cpu, s->cpus)
 		per_cpu(skd_pmu_claim, cpu) = ps;
 	ps->claimed = true;
 	return 0;
 
+err_guard:
+	if (ps->plan.pebs_counters)
+		skd_vmx_guard_put();
 err_release:
 	release_counters(ps, taken);
 	return ret;
@@ -144,16 +165,10 @@ static void pmu_unprepare(struct skd_session *s)
 	for_each_cpu(cpu, s->cpus)
 		per_cpu(skd_pmu_claim, cpu) = NULL;
 	skd_pmi_put();
+	if (ps->plan.pebs_counters)
+		skd_vmx_guard_put();
 	release_counters(ps, ps->plan.gp_reserved);
 	ps->claimed = false;
-}
-
-/* Every CPU of the session must be the same PMU (hybrid parts are not). */
-static int same_pmu(const struct skd_pmu_caps *a, const struct skd_pmu_caps *b)
-{
-	return a->signature == b->signature && a->nr_gp == b->nr_gp &&
-	       a->fixed_mask == b->fixed_mask && a->pebs_fmt == b->pebs_fmt &&
-	       a->lbr_nr == b->lbr_nr && a->flags == b->flags;
 }
 
 static void pmu_fini(struct skd_session *s)
@@ -174,12 +189,14 @@ static void pmu_fini(struct skd_session *s)
 		}
 		free_percpu(ps->cpus);
 	}
+	if (ps->sim)
+		skd_sim_put();
 	kfree(ps);
 	s->backend_data = NULL;
 }
 
 static int pmu_init(struct skd_session *s, const struct skd_pmu_ops *ops,
-		    const struct skd_pmu_caps *caps)
+		    const struct skd_pmu_caps *caps, bool sim)
 {
 	struct skd_plan_request req = {
 		.events = s->events,
@@ -207,8 +224,12 @@ static int pmu_init(struct skd_session *s, const struct skd_pmu_ops *ops,
 		req.default_period = s->cfg.sample_period;
 
 	ps = kzalloc(sizeof(*ps), GFP_KERNEL);
-	if (!ps)
+	if (!ps) {
+		if (sim)
+			skd_sim_put();
 		return -ENOMEM;
+	}
+	ps->sim = sim;
 	ps->s = s;
 	ps->ops = ops;
 	ps->caps = *caps;
@@ -268,28 +289,68 @@ static bool intel_usable(char *why, size_t len)
 	return caps->flags & SKD_PMU_USABLE;
 }
 
+static const char *core_type_name(u32 type)
+{
+	return type == 0x40 ? "Core (P)" : type == 0x20 ? "Atom (E)" : "other";
+}
+
+/*
+ * The capabilities of the session's CPUs, which must all be one PMU:
+ * a hybrid part's core types differ in counters, events and encodings,
+ * and a session is planned for one. CPUs offline now are checked when
+ * they come online (skd_pmu_cpu_start()).
+ */
+static int session_caps(struct skd_session *s, const struct skd_pmu_ops *ops,
+			struct skd_pmu_caps *first)
+{
+	struct skd_pmu_caps *other;
+	unsigned int cpu, first_cpu = nr_cpu_ids;
+	int ret = 0;
+
+	other = kmalloc(sizeof(*other), GFP_KERNEL);
+	if (!other)
+		return -ENOMEM;
+	for_each_cpu_and(cpu, s->cpus, cpu_online_mask) {
+		ret = skd_pmu_caps_of(ops, cpu,
+				      first_cpu < nr_cpu_ids ? other : first);
+		if (ret)
+			break;
+		if (first_cpu == nr_cpu_ids) {
+			first_cpu = cpu;
+		} else if (!skd_pmu_same(first, other)) {
+			pr_info_ratelimited("cpu%u is a %s core and cpu%u a %s core (a hybrid part): a session samples one core type; choose its CPUs with -C\n",
+					    first_cpu,
+					    core_type_name(first->core_type), cpu,
+					    core_type_name(other->core_type));
+			ret = -EOPNOTSUPP;
+			break;
+		}
+	}
+	if (!ret && first_cpu == nr_cpu_ids)
+		ret = skd_pmu_caps_of(ops, cpumask_first(s->cpus), first);
+	kfree(other);
+	return ret;
+}
+
 static int intel_init(struct skd_session *s)
 {
-	const struct skd_pmu_caps *first = NULL;
-	unsigned int cpu;
+	struct skd_pmu_caps caps;
+	int ret;
 
 	if (s->cfg.sim_model)
 		return -EINVAL;
-	for_each_cpu(cpu, s->cpus) {
-		if (!first) {
-			first = skd_hw_caps(cpu);
-		} else if (!same_pmu(first, skd_hw_caps(cpu))) {
-			pr_info_ratelimited("cpu%u has another PMU than the session's first CPU (a hybrid part): choose CPUs of one core type with -C\n",
-					    cpu);
-			return -EOPNOTSUPP;
-		}
-	}
-	return pmu_init(s, &skd_hw_ops, first);
+	ret = session_caps(s, &skd_hw_ops, &caps);
+	return ret ? ret : pmu_init(s, &skd_hw_ops, &caps, false);
 }
 
 static bool sim_usable(char *why, size_t len)
 {
-	return true;
+	if (skd_sim_models())
+		return true;
+	if (why)
+		strscpy(why, "the simulated PMU's module is not loaded (insmod skidless_sim.ko)",
+			len);
+	return false;
 }
 
 struct sim_detect {
@@ -302,34 +363,41 @@ static void sim_detect_here(void *arg)
 	struct sim_detect *d = arg;
 
 	skd_pmu_detect(d->ops, d->caps);
+	d->caps->flags |= SKD_PMU_SIMULATED;
 }
 
-int skd_sim_detect(const struct skd_pmu_ops *ops, unsigned int cpu,
-		   struct skd_pmu_caps *caps)
+int skd_pmu_caps_of(const struct skd_pmu_ops *ops, unsigned int cpu,
+		    struct skd_pmu_caps *caps)
 {
 	struct sim_detect d = { ops, caps };
 
+	if (ops == &skd_hw_ops) {
+		*caps = *skd_hw_caps(cpu);
+		return 0;
+	}
 	/* The model answers as the CPU it runs on, as hardware does. */
 	if (smp_call_function_single(cpu, sim_detect_here, &d, true))
 		return -ENXIO;
-	caps->flags |= SKD_PMU_SIMULATED;
 	return 0;
 }
 
 static int sim_init(struct skd_session *s)
 {
-	u32 model = s->cfg.sim_model ?: skd_sim_default_model();
-	const struct skd_pmu_ops *ops = skd_sim_ops(model);
+	u32 model = s->cfg.sim_model;
+	const struct skd_pmu_ops *ops = skd_sim_get(&model);
 	struct skd_pmu_caps caps;
 	int ret;
 
 	if (!ops)
-		return -EINVAL;
-	ret = skd_sim_detect(ops, cpumask_first(s->cpus), &caps);
-	if (ret)
+		return skd_sim_models() ? -EINVAL : -ENODEV;
+	ret = session_caps(s, ops, &caps);
+	if (ret) {
+		skd_sim_put();
 		return ret;
+	}
 	s->cfg.sim_model = model;
-	ret = pmu_init(s, ops, &caps);
+	/* From here pmu_fini() drops the reference, on error too. */
+	ret = pmu_init(s, ops, &caps, true);
 	if (!ret)
 		pmu_of(s)->misc = SKD_MISC_MODELED;
 	return ret;

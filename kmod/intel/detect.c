@@ -248,6 +248,15 @@ void skd_pmu_detect(const struct skd_pmu_ops *ops, struct skd_pmu_caps *c)
 	c->flags |= SKD_PMU_USABLE;
 }
 
+bool skd_pmu_same(const struct skd_pmu_caps *a, const struct skd_pmu_caps *b)
+{
+	return a->signature == b->signature && a->core_type == b->core_type &&
+	       a->nr_gp == b->nr_gp && a->fixed_mask == b->fixed_mask &&
+	       a->pebs_fmt == b->pebs_fmt && a->lbr_nr == b->lbr_nr &&
+	       a->events == b->events &&
+	       ((a->flags ^ b->flags) & ~(SKD_PMU_TFA | SKD_PMU_SIMULATED)) == 0;
+}
+
 void skd_pmu_caps_to_info(const struct skd_pmu_caps *c,
 			  struct skd_pmu_info *info)
 {

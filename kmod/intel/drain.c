@@ -213,7 +213,7 @@ static void drain_records(struct skd_pmu_cpu *pc, u64 base, u64 index,
 		if (size <= 0)
 			break;
 		d.time = record_time(ps, &rec, now_ns, now_tsc);
-		emit_record(pc, &rec, &d, &mem, regs != NULL);
+		emit_record(pc, &rec, &d, &mem, !!regs);
 	}
 	if (burst)
 		skd_record_burst_end(ps->s);

@@ -5,6 +5,7 @@
  * themselves are generated (event_table.c, by gen_events.c).
  */
 #ifdef __KERNEL__
+#include <linux/export.h>
 #include <linux/string.h>
 #else
 #include <string.h>
@@ -41,6 +42,11 @@ const struct skd_event_list *skd_event_list_by_name(const char *name)
 	return NULL;
 }
 
+/* The simulated PMU (skidless_sim.ko) counts by the same lists. */
+#ifdef __KERNEL__
+EXPORT_SYMBOL_GPL(skd_event_list_by_name);
+#endif
+
 const struct skd_event_rule *skd_event_rule_find(const struct skd_event_list *l,
 						 u32 config)
 {
@@ -60,3 +66,7 @@ const struct skd_event_rule *skd_event_rule_find(const struct skd_event_list *l,
 	}
 	return NULL;
 }
+
+#ifdef __KERNEL__
+EXPORT_SYMBOL_GPL(skd_event_rule_find);
+#endif

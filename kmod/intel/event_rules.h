@@ -43,14 +43,14 @@ enum skd_rule_flags {
 
 /* One encoding of an event. */
 struct skd_event_rule {
-	u32 config;		/* IA32_PERFEVTSELx bits: event, umask, edge,
-				 * any, inv, cmask */
+	/* IA32_PERFEVTSELx bits: event, umask, edge, any, inv, cmask. */
+	u32 config;
 	u16 counters;		/* slots where it counts */
 	u16 counters_htoff;	/* the same with hyper-threading off */
 	u16 pebs;		/* slots where PEBS records it; 0: none */
 	u16 pdist;		/* slots with precise distribution */
-	u16 alt;		/* offcore: event | umask << 8 of the encoding
-				 * that uses the other response MSR */
+	/* Offcore: event | umask << 8 of the other response MSR's encoding. */
+	u16 alt;
 	u16 flags;		/* enum skd_rule_flags */
 };
 

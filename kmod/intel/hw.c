@@ -7,16 +7,19 @@
  * failing to get them means one of them is there), and the local APIC's
  * LVTPC, which must deliver the PMI as an NMI on every CPU we use.
  */
+#include <linux/cpuhotplug.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <asm/apic.h>
 #include <asm/cpufeature.h>
 #include <asm/nmi.h>
 #include <asm/processor.h>
+#include <asm/special_insns.h>
 #include <asm/tsc.h>
 
 #include "compat.h"
 #include "hw.h"
+#include "run.h"
 #include "msrs.h"
 #include "pmu.h"
 
@@ -82,6 +85,12 @@ static struct pt_regs *hw_pmi_regs(struct pt_regs *nmi_regs)
 	return nmi_regs;
 }
 
+/* VMX on: this CPU may enter a guest (SDM 24.7, CR4.VMXE before VMXON). */
+static bool hw_virt_active(void)
+{
+	return __read_cr4() & X86_CR4_VMXE;
+}
+
 const struct skd_pmu_ops skd_hw_ops = {
 	.name		= "intel",
 	.read_msr	= hw_rdmsr,
@@ -94,27 +103,50 @@ const struct skd_pmu_ops skd_hw_ops = {
 	.cpu_detach	= hw_cpu_detach,
 	.pmi_rearm	= hw_pmi_rearm,
 	.pmi_regs	= hw_pmi_regs,
+	.virt_active	= hw_virt_active,
 };
 
-/* Detection of every CPU, at load: hybrid parts differ per core type. */
+/*
+ * Detection of every CPU, at load and whenever one comes online: hybrid
+ * parts differ per core type, and a CPU first seen after load must not
+ * take another's answer. The hotplug callback runs on the CPU, before
+ * skidless starts sessions there (cpu.c registers its state later).
+ */
 static struct skd_pmu_caps *hw_caps;
+static enum cpuhp_state hw_cpuhp;
 
 static void detect_this_cpu(void *unused)
 {
 	skd_pmu_detect(&skd_hw_ops, &hw_caps[smp_processor_id()]);
 }
 
+static int hw_cpu_online(unsigned int cpu)
+{
+	detect_this_cpu(NULL);
+	return 0;
+}
+
 int skd_hw_detect(void)
 {
+	int ret;
+
 	hw_caps = kcalloc(nr_cpu_ids, sizeof(*hw_caps), GFP_KERNEL);
 	if (!hw_caps)
 		return -ENOMEM;
-	on_each_cpu(detect_this_cpu, NULL, true);
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "skidless/pmu:detect",
+				hw_cpu_online, NULL);
+	if (ret < 0) {
+		kfree(hw_caps);
+		hw_caps = NULL;
+		return ret;
+	}
+	hw_cpuhp = ret;
 	return 0;
 }
 
 void skd_hw_forget(void)
 {
+	cpuhp_remove_state(hw_cpuhp);
 	kfree(hw_caps);
 	hw_caps = NULL;
 }
@@ -128,6 +160,7 @@ bool skd_tsc_time_usable(const struct skd_pmu_caps *caps)
 
 const struct skd_pmu_caps *skd_hw_caps(unsigned int cpu)
 {
+	/* Never online since load: plan as CPU 0; start checks it again. */
 	if (!hw_caps[cpu].vendor[0])
 		cpu = 0;
 	return &hw_caps[cpu];

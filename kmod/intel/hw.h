@@ -7,10 +7,10 @@
 /* The CPU's own PMU. */
 extern const struct skd_pmu_ops skd_hw_ops;
 
-/* Detect every online CPU (at load); forget at unload. */
+/* Detect every CPU as it is online (at load and later); forget at unload. */
 int skd_hw_detect(void);
 void skd_hw_forget(void);
-/* What @cpu has; CPUs that were offline at load get CPU 0's answer. */
+/* What @cpu has; a CPU never online since load gets CPU 0's answer. */
 const struct skd_pmu_caps *skd_hw_caps(unsigned int cpu);
 
 #endif /* _SKD_INTEL_HW_H */

@@ -46,7 +46,28 @@ struct skd_pmu_ops {
 	void (*pmi_rearm)(void);
 	/* In the PMI: the context the PMU interrupted. */
 	struct pt_regs *(*pmi_regs)(struct pt_regs *nmi_regs);
+	/*
+	 * Could this CPU enter a VM: VMX on, or a hypervisor module loaded
+	 * that may turn it on? A PEBS assist in a guest writes through the
+	 * guest's page tables. Any context, on the CPU.
+	 */
+	bool (*virt_active)(void);
 };
+
+/*
+ * The simulated PMU lives in its own module (skidless_sim.ko, test
+ * equipment), which hands its models to the sim backend here. Sessions on
+ * a model hold a reference to that module.
+ */
+struct skd_sim_provider {
+	struct module *owner;
+	u32 models;			/* bit (1 << id) per enum skd_sim_model */
+	u32 default_model;		/* for SKD_SIM_DEFAULT */
+	const struct skd_pmu_ops *(*ops)(u32 model);	/* NULL: unknown */
+};
+
+int skd_sim_register(const struct skd_sim_provider *p);
+void skd_sim_unregister(const struct skd_sim_provider *p);
 
 struct skd_pmu_caps {
 	char vendor[13];
@@ -78,13 +99,8 @@ struct skd_pmu_caps {
  * Pure but for @ops: any context where @ops may be called.
  */
 void skd_pmu_detect(const struct skd_pmu_ops *ops, struct skd_pmu_caps *caps);
-/*
- * skd_pmu_detect() of a sim model as CPU @cpu sees it (hybrid models
- * differ per CPU), from process context; marks it simulated. -ENXIO when
- * @cpu is offline.
- */
-int skd_sim_detect(const struct skd_pmu_ops *ops, unsigned int cpu,
-		   struct skd_pmu_caps *caps);
+/* Are @a and @b the same PMU (a hybrid part's core types are not)? */
+bool skd_pmu_same(const struct skd_pmu_caps *a, const struct skd_pmu_caps *b);
 
 /* Copy @caps into the uapi description. */
 void skd_pmu_caps_to_info(const struct skd_pmu_caps *caps,

@@ -151,6 +151,13 @@ void skd_pmu_cpu_start(struct skd_pmu_cpu *pc)
 
 	if (pc->running)
 		return;
+	/* A CPU onlined since CONFIG may be another core type (hybrid). */
+	skd_pmu_detect(ops, &pc->here);
+	if (!skd_pmu_same(&ps->caps, &pc->here)) {
+		pr_info_ratelimited("cpu%u is another core type than the session's CPUs: not sampled\n",
+				    pc->cpu);
+		return;
+	}
 	ops->cpu_attach();
 	save_msrs(pc);
 	pc->counting = false;

@@ -89,6 +89,8 @@ struct skd_pmu_cpu {
 	struct skd_branch_entry rec_lbr[SKD_MAX_LBR];
 	/* A drain outside the PMI runs: the PMI must not drain under it. */
 	bool in_drain;
+	/* This CPU's PMU, read at start (too big for the stack there). */
+	struct skd_pmu_caps here;
 };
 
 struct skd_pmu_session {
@@ -101,12 +103,20 @@ struct skd_pmu_session {
 	bool claimed;			/* counters and CPUs are ours */
 	bool switch_probe;		/* holds the sched_switch probe */
 	bool tsc_time;			/* records' TSC gives their time */
+	bool sim;			/* holds the sim provider's module */
 	struct skd_pmu_cpu __percpu *cpus;
 };
 
 /* The PMU session that owns a CPU's PMU, or NULL. NMI-safe to read. */
 DECLARE_PER_CPU(struct skd_pmu_cpu *, skd_pmu_owner);
 
+/*
+ * backend.c: the capabilities of @cpu as @ops sees them (hw: detected at
+ * load or online; sim: asked on that CPU). Process context. -ENXIO: @cpu
+ * is offline and a model cannot be asked.
+ */
+int skd_pmu_caps_of(const struct skd_pmu_ops *ops, unsigned int cpu,
+		    struct skd_pmu_caps *caps);
 /* program.c: a CPU starts or stops sampling for its session. */
 void skd_pmu_cpu_start(struct skd_pmu_cpu *pc);
 void skd_pmu_cpu_stop(struct skd_pmu_cpu *pc);

@@ -11,8 +11,14 @@
  *
  * A PMI is raised as a real NMI on this CPU, and the tick waits for it to
  * be taken, so the handler samples the context the tick interrupted while
- * that context's stack is still there. While a PMI is pending (status not
- * yet acknowledged) the clock stands still, as counters frozen on PMI do.
+ * that context's stack is still there. Raising it freezes what DEBUGCTL
+ * asks to freeze, as perfmon v4 does (SDM 18.2.4.1): the LBR with
+ * FREEZE_LBRS_ON_PMI (GLOBAL_STATUS bit 58), the counters with
+ * FREEZE_PERFMON_ON_PMI (bit 59), until the handler writes those bits to
+ * GLOBAL_STATUS_RESET.
+ *
+ * An event counts only where Intel's list says it can (rules.c); a counter
+ * that cannot count it stays where it is.
  */
 #include <linux/hardirq.h>
 #include <linux/ktime.h>
@@ -81,6 +87,11 @@ static void raise_pmi(struct sim_cpu *sc, struct pt_regs *regs)
 		sc->stats.pmis_masked++;
 		return;
 	}
+	/* Freezing on PMI (SDM 18.2.4.1): reported in GLOBAL_STATUS. */
+	if (sc->r.debugctl & SKD_DEBUGCTL_FREEZE_LBRS_ON_PMI)
+		sc->r.global_status |= SKD_STATUS_LBR_FROZEN;
+	if (sc->r.debugctl & SKD_DEBUGCTL_FREEZE_PERFMON_ON_PMI)
+		sc->r.global_status |= SKD_STATUS_CTR_FROZEN;
 	sc->pmi_regs = *regs;
 	WRITE_ONCE(sc->pmi_window, true);
 	WRITE_ONCE(sc->pmi_pending, true);
@@ -105,7 +116,8 @@ static bool counts_in_mode(const struct sim_cpu *sc, unsigned int idx,
 	const struct sim_regs *r = &sc->r;
 	u32 j;
 
-	if (!(r->global_ctrl & BIT_ULL(idx)))
+	if (!(r->global_ctrl & BIT_ULL(idx)) ||
+	    (r->global_status & SKD_STATUS_CTR_FROZEN))
 		return false;
 	if (idx < 32)
 		return (r->evtsel[idx] & SKD_EVSEL_EN) &&
@@ -129,7 +141,7 @@ static void count(struct sim_cpu *sc, unsigned int idx, u32 config, u64 n,
 	struct sim_regs *r = &sc->r;
 	bool fixed = idx >= 32;
 	u64 *ctr = fixed ? &r->fixed[idx - 32] : &r->pmc[idx];
-	u64 mask = (1ULL << sc->model->width) - 1, room, reset = 0;
+	u64 mask = (1ULL << sc->core->width) - 1, room, reset = 0;
 	bool pebs = r->pebs_enable & BIT_ULL(idx);
 	bool intr = fixed ? r->fixed_ctrl & SKD_FIXED_PMI(idx - 32) :
 			    r->evtsel[idx] & SKD_EVSEL_INT;
@@ -138,7 +150,13 @@ static void count(struct sim_cpu *sc, unsigned int idx, u32 config, u64 n,
 	u32 slot;
 
 	/* PEBS on fixed counters is an adaptive-PEBS (PEBS_ALL) feature. */
-	if (fixed && !sc->model->baseline)
+	if (fixed && !sc->core->baseline)
+		pebs = false;
+	if (!sim_counts_here(sc, idx, config)) {
+		sc->stats.uncounted += n;
+		return;
+	}
+	if (pebs && !sim_pebs_here(sc, idx, config))
 		pebs = false;
 	for (k = 0; n && k < MAX_OVERFLOWS_PER_TICK; k++) {
 		room = mask - *ctr + 1;
@@ -155,7 +173,7 @@ static void count(struct sim_cpu *sc, unsigned int idx, u32 config, u64 n,
 		if (pebs) {
 			signal = sim_write_pebs(sc, idx, config, regs) ?
 				 SKD_STATUS_BUFFER_OVF : 0;
-			slot = fixed ? (sc->model->pebs_fmt >= 5 ?
+			slot = fixed ? (sc->core->pebs_fmt >= 5 ?
 					SKD_DS_RESET_FIXED_FMT5 :
 					SKD_DS_RESET_FIXED_FMT4) + idx - 32 :
 				       idx;
@@ -200,15 +218,21 @@ static enum hrtimer_restart sim_tick(struct hrtimer *t)
 
 	user = user_mode(regs);
 	sc->tick_pmis = 0;
-	if (sim_lbr_enabled(sc))
-		sim_fill_lbr(sc, regs);
-	for (i = 0; i < sc->model->nr_gp; i++) {
+	sim_check_setup(sc);
+	if (sim_lbr_enabled(sc)) {
+		sc->stats.lbr_ticks++;
+		if (sim_lbr_frozen(sc))
+			sc->stats.lbr_frozen_ticks++;
+		else
+			sim_fill_lbr(sc, regs);
+	}
+	for (i = 0; i < sc->core->nr_gp; i++) {
 		if (!counts_in_mode(sc, i, user))
 			continue;
 		n = rate_per_us(sc->r.evtsel[i]) * dt / NSEC_PER_USEC;
 		count(sc, i, sc->r.evtsel[i], n, regs, user);
 	}
-	for (i = 0; i < sc->model->nr_fixed; i++) {
+	for (i = 0; i < sc->core->nr_fixed; i++) {
 		if (!counts_in_mode(sc, 32 + i, user))
 			continue;
 		n = rate_per_us(fixed_event[i]) * dt / NSEC_PER_USEC;

@@ -6,9 +6,21 @@
  *                  way perf or the NMI watchdog would): sessions needing
  *                  them get EBUSY
  *   pti            1: behave as if kernel page-table isolation were on
+ *   tfa            1: TSX force-abort present on the models that may have
+ *                  it (CPUID.7.EDX[13], MSR 0x10F), as after the 2019
+ *                  microcode: PMC3 belongs to TSX unless 0x10F[0] is set
+ *   vmx            1: VMX is on: a guest could be entered
+ *   foreign_ctrl, foreign_fixed, foreign_debugctl
+ *                  bits of GLOBAL_CTRL, FIXED_CTR_CTRL and DEBUGCTL
+ *                  another PMU owner holds: a write changing them is a
+ *                  violation (set the bits themselves with cpuN/msrs)
+ *   violations     the rules the driver broke, one per line; write
+ *                  anything to clear (violations.c)
+ *   violations_count  how many since the last clear
  *   cpuN/msrs      the CPU's registers, "0xMSR 0xVALUE" per line; writing
- *                  such a line sets one (as firmware would before a
- *                  session), so tests can check a session restores it
+ *                  such a line sets one (as firmware or another owner
+ *                  would, without the write rules), so tests can check a
+ *                  session restores it
  *   cpuN/stats     the model's counters: ticks, records, PMIs, ...
  *
  * Debugfs only: none of this is ABI, and it needs root.
@@ -33,9 +45,10 @@ static const u32 listed_msrs[] = {
 	SKD_MSR_FIXED_CTR(0), SKD_MSR_FIXED_CTR(1), SKD_MSR_FIXED_CTR(2),
 	SKD_MSR_FIXED_CTR(3), SKD_MSR_FIXED_CTR_CTRL, SKD_MSR_GLOBAL_CTRL,
 	SKD_MSR_GLOBAL_STATUS, SKD_MSR_PEBS_ENABLE, SKD_MSR_PEBS_DATA_CFG,
-	SKD_MSR_PEBS_LD_LAT, SKD_MSR_DS_AREA, SKD_MSR_DEBUGCTL,
+	SKD_MSR_PEBS_LD_LAT, SKD_MSR_PEBS_FRONTEND, SKD_MSR_OFFCORE_RSP(0),
+	SKD_MSR_OFFCORE_RSP(1), SKD_MSR_DS_AREA, SKD_MSR_DEBUGCTL,
 	SKD_MSR_LBR_SELECT, SKD_MSR_LBR_TOS, SKD_MSR_ARCH_LBR_CTL,
-	SKD_MSR_ARCH_LBR_DEPTH,
+	SKD_MSR_ARCH_LBR_DEPTH, SKD_MSR_TSX_FORCE_ABORT,
 };
 
 struct msr_op {
@@ -50,8 +63,8 @@ static void msr_on_cpu(void *arg)
 {
 	struct msr_op *op = arg;
 
-	op->ret = op->write ? sim_wrmsr(op->m, op->msr, op->val) :
-			      sim_rdmsr(op->m, op->msr, &op->val);
+	op->ret = op->write ? sim_poke(op->msr, op->val) :
+			      sim_peek(op->msr, &op->val);
 }
 
 static int msrs_show(struct seq_file *sf, void *unused)
@@ -118,10 +131,12 @@ static int stats_show(struct seq_file *sf, void *unused)
 
 	seq_printf(sf, "ticks %llu\noverflows %llu\nrecords %llu\n"
 		   "records_dropped %llu\npmis %llu\npmis_late %llu\n"
-		   "pmis_masked %llu\nevents_skipped %llu\nresets %llu\n",
+		   "pmis_masked %llu\nevents_skipped %llu\nresets %llu\n"
+		   "lbr_ticks %llu\nlbr_frozen_ticks %llu\nuncounted %llu\n",
 		   st->ticks, st->overflows, st->records, st->records_dropped,
 		   st->pmis, st->pmis_late, st->pmis_masked, st->events_skipped,
-		   st->resets);
+		   st->resets, st->lbr_ticks, st->lbr_frozen_ticks,
+		   st->uncounted);
 	return 0;
 }
 
@@ -138,6 +153,42 @@ static const struct file_operations stats_fops = {
 	.release	= single_release,
 };
 
+static int violations_show(struct seq_file *sf, void *unused)
+{
+	sim_violations_show(sf);
+	return 0;
+}
+
+static int violations_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, violations_show, NULL);
+}
+
+static ssize_t violations_write(struct file *file, const char __user *ubuf,
+				size_t len, loff_t *ppos)
+{
+	sim_violations_clear();
+	return len;
+}
+
+static const struct file_operations violations_fops = {
+	.owner		= THIS_MODULE,
+	.open		= violations_open,
+	.read		= seq_read,
+	.write		= violations_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static int violations_count_get(void *data, u64 *val)
+{
+	*val = sim_violations_count();
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(violations_count_fops, violations_count_get, NULL,
+			 "%llu\n");
+
 int sim_debugfs_init(void)
 {
 	struct dentry *cpu_dir;
@@ -148,6 +199,16 @@ int sim_debugfs_init(void)
 	debugfs_create_x32("held_counters", 0600, sim_dir,
 			   &sim_held_counters);
 	debugfs_create_bool("pti", 0600, sim_dir, &sim_pti);
+	debugfs_create_bool("tfa", 0600, sim_dir, &sim_tfa);
+	debugfs_create_bool("vmx", 0600, sim_dir, &sim_vmx);
+	debugfs_create_x64("foreign_ctrl", 0600, sim_dir, &sim_foreign_ctrl);
+	debugfs_create_x64("foreign_fixed", 0600, sim_dir, &sim_foreign_fixed);
+	debugfs_create_x64("foreign_debugctl", 0600, sim_dir,
+			   &sim_foreign_debugctl);
+	debugfs_create_file("violations", 0600, sim_dir, NULL,
+			    &violations_fops);
+	debugfs_create_file_unsafe("violations_count", 0400, sim_dir, NULL,
+				   &violations_count_fops);
 	for_each_possible_cpu(cpu) {
 		snprintf(name, sizeof(name), "cpu%u", cpu);
 		cpu_dir = debugfs_create_dir(name, sim_dir);

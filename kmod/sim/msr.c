@@ -1,14 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The simulated CPU's registers: which MSRs exist on a model, and what a
- * read or write does (legacy counter writes sign-extend 32 bits, a write
- * to GLOBAL_OVF_CTRL clears status bits and acknowledges the PMI, a write
- * to ARCH_LBR_DEPTH empties the LBR, GLOBAL_STATUS is read-only). An MSR
- * the model does not have fails with -EIO, as rdmsr_safe() would.
+ * The simulated CPU's registers: which MSRs exist on a core, which bits of
+ * each a write may set, and what a read or write does. As on the CPU:
+ *
+ *   - an MSR the core does not have, or a write that sets a reserved bit,
+ *     fails with -EIO, as the #GP rdmsr_safe()/wrmsr_safe() turn into
+ *     (SDM vol. 4 for the bits; the PEBS_ENABLE bits of PMC4-7 are
+ *     reserved before adaptive PEBS);
+ *   - the legacy counter alias 0xC1 + i takes 32 bits and sign-extends
+ *     them; the full-width alias 0x4C1 + i exists only with
+ *     PERF_CAPABILITIES[13] (SDM 18.2.6);
+ *   - GLOBAL_STATUS is read-only and a write to GLOBAL_STATUS_RESET clears
+ *     its bits, which is also what unfreezes the LBR (bit 58) and the
+ *     counters (bit 59) on perfmon v4 and later (SDM 18.2.4.1);
+ *   - writing ARCH_LBR_DEPTH empties the LBR.
+ *
+ * Beyond #GP, a write that breaks a rule the driver must follow is logged
+ * (violations.c): changing another PMU owner's bits, or the LBR filter
+ * while the LBR records.
  *
  * Accesses come from the CPU whose registers they are: the backend with
- * IRQs off or in the PMI, the clock in its hard-IRQ tick. The clock does
- * nothing while a PMI is pending, so the PMI handler never races it.
+ * IRQs off or in the PMI, the clock in its hard-IRQ tick. The clock waits
+ * for a PMI it raised, so the PMI handler never races it.
  */
 #include <linux/percpu.h>
 #include <linux/string.h>
@@ -21,25 +34,114 @@ struct sim_cpu __percpu *sim_cpus;
 void sim_regs_reset(struct sim_cpu *sc, const struct sim_model *m)
 {
 	memset(&sc->r, 0, sizeof(sc->r));
-	if (m->arch_lbr)
-		sc->r.arch_lbr_depth = m->lbr_nr;
 	sc->model = m;
+	sc->core = sim_core_of(m, smp_processor_id());
+	if (sc->core->arch_lbr)
+		sc->r.arch_lbr_depth = sc->core->lbr_nr;
+	sc->logged = 0;
 }
 
 bool sim_lbr_enabled(const struct sim_cpu *sc)
 {
-	if (sc->model->arch_lbr)
+	if (sc->core->arch_lbr)
 		return sc->r.arch_lbr_ctl & SKD_ARCH_LBR_EN;
 	return sc->r.debugctl & SKD_DEBUGCTL_LBR;
 }
 
-static u64 counter_mask(const struct sim_model *m)
+bool sim_lbr_frozen(const struct sim_cpu *sc)
 {
-	return (1ULL << m->width) - 1;
+	return sc->r.global_status & SKD_STATUS_LBR_FROZEN;
 }
 
-/* The register an MSR number names on model @m, or NULL. */
-static u64 *reg_of(const struct sim_model *m, struct sim_regs *r, u32 msr)
+static u64 counter_mask(const struct sim_core *c)
+{
+	return (1ULL << c->width) - 1;
+}
+
+static u64 gp_bits(const struct sim_core *c)
+{
+	return (1ULL << c->nr_gp) - 1;
+}
+
+static u64 fixed_bits(const struct sim_core *c)
+{
+	return ((1ULL << c->nr_fixed) - 1) << 32;
+}
+
+/* The bits a write to @msr may set; everything else is reserved. */
+static u64 writable(const struct sim_core *c, u32 msr)
+{
+	u64 v = 0;
+	unsigned int j;
+
+	if (msr >= SKD_MSR_EVENTSEL(0) && msr < SKD_MSR_EVENTSEL(c->nr_gp)) {
+		/* event..cmask; AnyThread only before v5 (SDM 18.2.3). */
+		v = 0xffffffffULL;
+		if (c->version >= 5)
+			v &= ~SKD_EVSEL_ANY;
+		if (c->baseline)
+			v |= SKD_EVSEL_ADAPTIVE;
+		return v;
+	}
+	switch (msr) {
+	case SKD_MSR_FIXED_CTR_CTRL:
+		for (j = 0; j < c->nr_fixed; j++) {
+			v |= SKD_FIXED_OS(j) | SKD_FIXED_USR(j) |
+			     SKD_FIXED_PMI(j);
+			if (c->version < 5)
+				v |= BIT_ULL(4 * j + 2);	/* AnyThread */
+			if (c->baseline)
+				v |= SKD_FIXED_ADAPTIVE(j);
+		}
+		return v;
+	case SKD_MSR_GLOBAL_CTRL:
+		return gp_bits(c) | fixed_bits(c);
+	case SKD_MSR_GLOBAL_OVF_CTRL:
+		return gp_bits(c) | fixed_bits(c) | BIT_ULL(55) |
+		       SKD_STATUS_LBR_FROZEN | SKD_STATUS_CTR_FROZEN |
+		       BIT_ULL(61) | SKD_STATUS_BUFFER_OVF | BIT_ULL(63);
+	case SKD_MSR_PEBS_ENABLE:
+		if (c->baseline)
+			return gp_bits(c) | fixed_bits(c);
+		v = gp_bits(c);
+		if (c->quirks & SIM_PEBS_PMC0_3)
+			v &= 0xf;
+		/* Load-latency enables of PMC0-3 (perfmon v4). */
+		return v | ((v & 0xf) << 32);
+	case SKD_MSR_PEBS_DATA_CFG:
+		return SKD_DATACFG_MEMINFO | SKD_DATACFG_GPRS |
+		       SKD_DATACFG_XMMS | SKD_DATACFG_LBRS |
+		       (0xffULL << SKD_DATACFG_LBR_SHIFT);
+	case SKD_MSR_PEBS_LD_LAT:
+		return 0xffff;
+	case SKD_MSR_PEBS_FRONTEND:
+		return c->frontend_mask;
+	case SKD_MSR_OFFCORE_RSP(0):
+	case SKD_MSR_OFFCORE_RSP(1):
+		return c->offcore_mask;
+	case SKD_MSR_DEBUGCTL:
+		/* LBR, BTF, bus lock, TR ... RTM_DEBUG (SDM 17.4.1). */
+		return 0xffc7;
+	case SKD_MSR_LBR_SELECT:
+		return 0x3ff;
+	case SKD_MSR_ARCH_LBR_CTL:
+		/* Filters the core has (CPUID.1CH:EBX), SDM 19.1.3. */
+		v = SKD_ARCH_LBR_EN;
+		if (c->leaf_1c[1] & BIT(0))
+			v |= SKD_ARCH_LBR_OS | SKD_ARCH_LBR_USR;
+		if (c->leaf_1c[1] & BIT(2))
+			v |= SKD_ARCH_LBR_CALL_STACK;
+		if (c->leaf_1c[1] & BIT(1))
+			v |= 0x7fULL << 16;
+		return v;
+	case SKD_MSR_TSX_FORCE_ABORT:
+		return 0x3;
+	}
+	return ~0ULL;
+}
+
+/* The register an MSR number names on core @c, or NULL. */
+static u64 *reg_of(const struct sim_core *c, struct sim_regs *r, u32 msr)
 {
 	u32 i;
 
@@ -51,32 +153,39 @@ static u64 *reg_of(const struct sim_model *m, struct sim_regs *r, u32 msr)
 	case SKD_MSR_PEBS_LD_LAT:	return &r->ld_lat;
 	case SKD_MSR_DS_AREA:		return &r->ds_area;
 	case SKD_MSR_DEBUGCTL:		return &r->debugctl;
+	case SKD_MSR_OFFCORE_RSP(0):	return &r->offcore[0];
+	case SKD_MSR_OFFCORE_RSP(1):	return &r->offcore[1];
 	case SKD_MSR_PEBS_DATA_CFG:
-		return m->baseline ? &r->pebs_data_cfg : NULL;
+		return c->baseline ? &r->pebs_data_cfg : NULL;
+	case SKD_MSR_PEBS_FRONTEND:
+		return c->frontend_mask ? &r->frontend : NULL;
+	case SKD_MSR_TSX_FORCE_ABORT:
+		return (c->quirks & SIM_TFA_CAPABLE) && READ_ONCE(sim_tfa) ?
+		       &r->tsx_force_abort : NULL;
 	}
-	if (msr >= SKD_MSR_PMC(0) && msr < SKD_MSR_PMC(m->nr_gp))
+	if (msr >= SKD_MSR_PMC(0) && msr < SKD_MSR_PMC(c->nr_gp))
 		return &r->pmc[msr - SKD_MSR_PMC(0)];
-	if (msr >= SKD_MSR_A_PMC(0) && msr < SKD_MSR_A_PMC(m->nr_gp) &&
-	    (m->perf_cap & SKD_PERFCAP_FW_WRITES))
+	if (msr >= SKD_MSR_A_PMC(0) && msr < SKD_MSR_A_PMC(c->nr_gp) &&
+	    (c->perf_cap & SKD_PERFCAP_FW_WRITES))
 		return &r->pmc[msr - SKD_MSR_A_PMC(0)];
-	if (msr >= SKD_MSR_EVENTSEL(0) && msr < SKD_MSR_EVENTSEL(m->nr_gp))
+	if (msr >= SKD_MSR_EVENTSEL(0) && msr < SKD_MSR_EVENTSEL(c->nr_gp))
 		return &r->evtsel[msr - SKD_MSR_EVENTSEL(0)];
-	if (msr >= SKD_MSR_FIXED_CTR(0) && msr < SKD_MSR_FIXED_CTR(m->nr_fixed))
+	if (msr >= SKD_MSR_FIXED_CTR(0) && msr < SKD_MSR_FIXED_CTR(c->nr_fixed))
 		return &r->fixed[msr - SKD_MSR_FIXED_CTR(0)];
 
-	if (m->arch_lbr) {
+	if (c->arch_lbr) {
 		if (msr == SKD_MSR_ARCH_LBR_CTL)
 			return &r->arch_lbr_ctl;
 		if (msr == SKD_MSR_ARCH_LBR_DEPTH)
 			return &r->arch_lbr_depth;
 		i = msr - SKD_MSR_ARCH_LBR_FROM;
-		if (i < m->lbr_nr)
+		if (i < c->lbr_nr)
 			return &r->lbr_from[i];
 		i = msr - SKD_MSR_ARCH_LBR_TO;
-		if (i < m->lbr_nr)
+		if (i < c->lbr_nr)
 			return &r->lbr_to[i];
 		i = msr - SKD_MSR_ARCH_LBR_INFO;
-		if (i < m->lbr_nr)
+		if (i < c->lbr_nr)
 			return &r->lbr_info[i];
 		return NULL;
 	}
@@ -85,13 +194,13 @@ static u64 *reg_of(const struct sim_model *m, struct sim_regs *r, u32 msr)
 	if (msr == SKD_MSR_LBR_TOS)
 		return &r->lbr_tos;
 	i = msr - SKD_MSR_LBR_NHM_FROM;
-	if (i < m->lbr_nr)
+	if (i < c->lbr_nr)
 		return &r->lbr_from[i];
 	i = msr - SKD_MSR_LBR_NHM_TO;
-	if (i < m->lbr_nr)
+	if (i < c->lbr_nr)
 		return &r->lbr_to[i];
 	i = msr - SKD_MSR_LBR_INFO;
-	if (i < m->lbr_nr && SKD_PERFCAP_LBR_FMT(m->perf_cap) == SKD_LBR_FMT_INFO)
+	if (i < c->lbr_nr && SKD_PERFCAP_LBR_FMT(c->perf_cap) == SKD_LBR_FMT_INFO)
 		return &r->lbr_info[i];
 	return NULL;
 }
@@ -99,12 +208,13 @@ static u64 *reg_of(const struct sim_model *m, struct sim_regs *r, u32 msr)
 int sim_rdmsr(const struct sim_model *m, u32 msr, u64 *val)
 {
 	struct sim_cpu *sc = this_cpu_ptr(sim_cpus);
+	const struct sim_core *c = sim_core_of(m, smp_processor_id());
 	static struct sim_regs zero;
 	u64 *reg;
 
 	switch (msr) {
 	case SKD_MSR_PERF_CAPABILITIES:
-		*val = m->perf_cap;
+		*val = c->perf_cap;
 		return 0;
 	case SKD_MSR_MISC_ENABLE:
 		*val = 1ULL << 7;	/* performance monitoring available */
@@ -114,9 +224,12 @@ int sim_rdmsr(const struct sim_model *m, u32 msr, u64 *val)
 		return 0;
 	}
 	/* A CPU running another model (or none yet) is at power-on state. */
-	reg = reg_of(m, sc->model == m ? &sc->r : &zero, msr);
-	if (!reg)
+	reg = reg_of(c, sc->model == m ? &sc->r : &zero, msr);
+	if (!reg) {
+		if (sc->model == m)
+			sim_violation(sc, SIM_V_NO_MSR, msr, 0, 0);
 		return -EIO;
+	}
 	*val = *reg;
 	return 0;
 }
@@ -124,43 +237,109 @@ int sim_rdmsr(const struct sim_model *m, u32 msr, u64 *val)
 static void ack_status(struct sim_cpu *sc, u64 bits)
 {
 	sc->r.global_status &= ~bits;
-	/* Nothing left to report: the PMI is over, the clock may go on. */
-	if (!sc->r.global_status)
-		WRITE_ONCE(sc->pmi_pending, false);
+	/* The handler ran: the tick that raised the PMI may go on. */
+	WRITE_ONCE(sc->pmi_pending, false);
+}
+
+/* Rules a write must keep besides the reserved bits (the log, not #GP). */
+static void check_write(struct sim_cpu *sc, u32 msr, u64 old, u64 val)
+{
+	u64 foreign = 0;
+
+	switch (msr) {
+	case SKD_MSR_GLOBAL_CTRL:
+		foreign = READ_ONCE(sim_foreign_ctrl);
+		break;
+	case SKD_MSR_FIXED_CTR_CTRL:
+		foreign = READ_ONCE(sim_foreign_fixed);
+		break;
+	case SKD_MSR_DEBUGCTL:
+		foreign = READ_ONCE(sim_foreign_debugctl);
+		break;
+	case SKD_MSR_LBR_SELECT:
+		/* The filter is written before recording starts (lbr.c). */
+		if (old != val && (sc->r.debugctl & SKD_DEBUGCTL_LBR))
+			sim_violation(sc, SIM_V_LBR_FILTER, msr, val, old);
+		break;
+	case SKD_MSR_ARCH_LBR_CTL:
+		if ((old & val & SKD_ARCH_LBR_EN) && old != val)
+			sim_violation(sc, SIM_V_LBR_FILTER, msr, val, old);
+		break;
+	}
+	if ((old ^ val) & foreign)
+		sim_violation(sc, SIM_V_FOREIGN, msr, val, old);
 }
 
 int sim_wrmsr(const struct sim_model *m, u32 msr, u64 val)
 {
 	struct sim_cpu *sc = this_cpu_ptr(sim_cpus);
+	const struct sim_core *c = sc->core;
 	u64 *reg;
 
 	if (sc->model != m)
 		return -EIO;
+	if (val & ~writable(c, msr)) {
+		sim_violation(sc, SIM_V_RESERVED, msr, val, writable(c, msr));
+		return -EIO;
+	}
 	if (msr == SKD_MSR_GLOBAL_OVF_CTRL) {
 		ack_status(sc, val);
 		return 0;
 	}
-	reg = reg_of(m, &sc->r, msr);
-	if (!reg || msr == SKD_MSR_GLOBAL_STATUS)
+	reg = reg_of(c, &sc->r, msr);
+	if (!reg || msr == SKD_MSR_GLOBAL_STATUS) {
+		sim_violation(sc, SIM_V_NO_MSR, msr, val, 0);
 		return -EIO;
+	}
 
-	if (msr >= SKD_MSR_PMC(0) && msr < SKD_MSR_PMC(m->nr_gp))
+	if (msr >= SKD_MSR_PMC(0) && msr < SKD_MSR_PMC(c->nr_gp))
 		/* The legacy alias takes 32 bits and sign-extends them. */
-		val = (u64)(s64)(s32)val & counter_mask(m);
+		val = (u64)(s64)(s32)val & counter_mask(c);
 	else if (reg >= sc->r.pmc && reg < sc->r.pmc + SKD_MAX_GP)
-		val &= counter_mask(m);
+		val &= counter_mask(c);
 	else if (reg >= sc->r.fixed && reg < sc->r.fixed + SKD_MAX_FIXED)
-		val &= counter_mask(m);
+		val &= counter_mask(c);
 
 	if (msr == SKD_MSR_ARCH_LBR_DEPTH) {
 		/* Only depths CPUID.1CH allows; a write empties the LBR. */
-		if (!val || val % 8 || val > m->lbr_nr ||
-		    !(m->leaf_1c[0] & BIT(val / 8 - 1)))
+		if (!val || val % 8 || val > c->lbr_nr ||
+		    !(c->leaf_1c[0] & BIT(val / 8 - 1))) {
+			sim_violation(sc, SIM_V_RESERVED, msr, val, 0);
 			return -EIO;
+		}
 		memset(sc->r.lbr_from, 0, sizeof(sc->r.lbr_from));
 		memset(sc->r.lbr_to, 0, sizeof(sc->r.lbr_to));
 		memset(sc->r.lbr_info, 0, sizeof(sc->r.lbr_info));
 	}
+	check_write(sc, msr, *reg, val);
+	*reg = val;
+	return 0;
+}
+
+int sim_peek(u32 msr, u64 *val)
+{
+	struct sim_cpu *sc = this_cpu_ptr(sim_cpus);
+	u64 *reg;
+
+	if (!sc->model)
+		return -ENODEV;
+	reg = reg_of(sc->core, &sc->r, msr);
+	if (!reg)
+		return -EIO;
+	*val = *reg;
+	return 0;
+}
+
+int sim_poke(u32 msr, u64 val)
+{
+	struct sim_cpu *sc = this_cpu_ptr(sim_cpus);
+	u64 *reg;
+
+	if (!sc->model)
+		return -ENODEV;
+	reg = reg_of(sc->core, &sc->r, msr);
+	if (!reg)
+		return -EIO;
 	*reg = val;
 	return 0;
 }

@@ -1,21 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The simulated PMU behind struct skd_pmu_ops: one set of accessors per
- * model, so detection can ask a model what it has without a session.
+ * model, so detection can ask a model what it has without a session. Each
+ * answers as the CPU it runs on: a hybrid model's CPU 0 is its first core
+ * type, every other CPU its second.
  */
 #include <linux/percpu.h>
 #include <linux/string.h>
 
+#include "event_rules.h"
 #include "pmu.h"
 #include "sim.h"
 
-u32 sim_held_counters;
-bool sim_pti;
-static u32 sim_default = SKD_SIM_SKYLAKE;
+#define CPUID7_EDX_TFA		BIT(13)	/* TSX_FORCE_ABORT */
+
+const struct sim_core *sim_core_of(const struct sim_model *m,
+				   unsigned int cpu)
+{
+	return m->hybrid && cpu ? &m->core[1] : &m->core[0];
+}
 
 static void sim_cpuid(const struct sim_model *m, u32 leaf, u32 sub,
 		      u32 r[4])
 {
+	const struct sim_core *c = sim_core_of(m, smp_processor_id());
+
 	memset(r, 0, 4 * sizeof(u32));
 	switch (leaf) {
 	case 0:
@@ -30,15 +39,22 @@ static void sim_cpuid(const struct sim_model *m, u32 leaf, u32 sub,
 		r[3] = 1U << 21;		/* DS */
 		break;
 	case 7:
-		if (!sub)
-			r[3] = m->leaf_07_edx;
+		if (sub)
+			break;
+		r[3] = m->leaf_07_edx;
+		if ((c->quirks & SIM_TFA_CAPABLE) && READ_ONCE(sim_tfa))
+			r[3] |= CPUID7_EDX_TFA;
 		break;
 	case 0xa:
-		memcpy(r, m->leaf_0a, 4 * sizeof(u32));
+		memcpy(r, c->leaf_0a, 4 * sizeof(u32));
+		break;
+	case 0x1a:
+		if (m->hybrid)
+			r[0] = c->leaf_1a_eax;
 		break;
 	case 0x1c:
-		if (m->arch_lbr)
-			memcpy(r, m->leaf_1c, 4 * sizeof(u32));
+		if (c->arch_lbr)
+			memcpy(r, c->leaf_1c, 4 * sizeof(u32));
 		break;
 	}
 }
@@ -46,6 +62,11 @@ static void sim_cpuid(const struct sim_model *m, u32 leaf, u32 sub,
 static bool sim_pti_active(void)
 {
 	return READ_ONCE(sim_pti);
+}
+
+static bool sim_virt_active(void)
+{
+	return READ_ONCE(sim_vmx);
 }
 
 static bool sim_reserve(unsigned int gp)
@@ -64,6 +85,7 @@ static void sim_attach(const struct sim_model *m)
 	/* Registers persist across sessions, like a CPU's. */
 	if (sc->model != m)
 		sim_regs_reset(sc, m);
+	sc->events = skd_event_list_by_name(sc->core->list);
 	sc->lvt_armed = true;
 	sim_clock_attach(sc);
 }
@@ -119,55 +141,29 @@ static const struct skd_pmu_ops model##_ops = {				\
 	.cpu_detach	= sim_detach,					\
 	.pmi_rearm	= sim_pmi_rearm,				\
 	.pmi_regs	= sim_pmi_regs,					\
+	.virt_active	= sim_virt_active,				\
 }
 
 SIM_OPS(skylake, SKD_SIM_SKYLAKE);
+SIM_OPS(skylake_htoff, SKD_SIM_SKYLAKE_HTOFF);
 SIM_OPS(icelake, SKD_SIM_ICELAKE);
 SIM_OPS(sapphirerapids, SKD_SIM_SAPPHIRERAPIDS);
+SIM_OPS(alderlake, SKD_SIM_ALDERLAKE);
 
-const struct skd_pmu_ops *skd_sim_ops(u32 model)
+const struct skd_pmu_ops *sim_ops(u32 model)
 {
 	switch (model) {
 	case SKD_SIM_SKYLAKE:
 		return &skylake_ops;
+	case SKD_SIM_SKYLAKE_HTOFF:
+		return &skylake_htoff_ops;
 	case SKD_SIM_ICELAKE:
 		return &icelake_ops;
 	case SKD_SIM_SAPPHIRERAPIDS:
 		return &sapphirerapids_ops;
+	case SKD_SIM_ALDERLAKE:
+		return &alderlake_ops;
 	default:
 		return NULL;
 	}
-}
-
-u32 skd_sim_default_model(void)
-{
-	return sim_default;
-}
-
-int skd_sim_init(const char *default_model)
-{
-	u32 id;
-
-	for (id = 1; id < __SKD_SIM_MAX; id++)
-		if (!strcmp(sim_models[id].name, default_model))
-			break;
-	if (id == __SKD_SIM_MAX) {
-		pr_err("sim_model=%s: unknown (skylake, icelake, sapphirerapids)\n",
-		       default_model);
-		return -EINVAL;
-	}
-	sim_default = id;
-	sim_cpus = alloc_percpu(struct sim_cpu);
-	if (!sim_cpus)
-		return -ENOMEM;
-	sim_debugfs_init();
-	sim_sleep_init();
-	return 0;
-}
-
-void skd_sim_uninit(void)
-{
-	sim_sleep_uninit();
-	sim_debugfs_uninit();
-	free_percpu(sim_cpus);
 }

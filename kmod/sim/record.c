@@ -53,7 +53,7 @@ static void modeled_mem(u32 config, const struct sim_cpu *sc,
 	} else if (event == 0xd1 && umask == 0x20) {
 		*src = 0x8;			/* local memory */
 		*lat = 220;
-	} else if (event == 0xcd) {
+	} else if (event == 0xcd || (event == 0xd0 && umask == 0x05)) {
 		*src = 0x4;
 		*lat = (sc->r.ld_lat & 0xffff) + 17;
 	} else if (event != 0xd0 && event != 0xd1) {
@@ -61,6 +61,14 @@ static void modeled_mem(u32 config, const struct sim_cpu *sc,
 		*src = 0;
 		*lat = 0;
 	}
+	/*
+	 * Golden Cove and Gracemont report two latencies (ds.c pebs_meminfo,
+	 * "ADL and later"): the instruction's in bits 15:0, the cache
+	 * access's in 47:32. The model makes the instruction take 3 cycles
+	 * more than its cache access.
+	 */
+	if (*lat && (sc->core->quirks & SIM_LAT_SPLIT))
+		*lat = ((*lat + 3) & 0xffff) | (*lat & 0xffff) << 32;
 }
 
 /* fmt 1-3 order: flags ip ax bx cx dx si di bp sp r8..r15 */
@@ -112,7 +120,7 @@ static void put_adaptive_gprs(struct sim_cpu *sc, struct pt_regs *regs)
 static void build_fixed_format(struct sim_cpu *sc, unsigned int idx,
 			       u32 config, struct pt_regs *regs)
 {
-	u32 fmt = sc->model->pebs_fmt;
+	u32 fmt = sc->core->pebs_fmt;
 	u64 addr, src, lat;
 
 	modeled_mem(config, sc, regs, &addr, &src, &lat);
@@ -133,10 +141,10 @@ static void build_fixed_format(struct sim_cpu *sc, unsigned int idx,
 static void put_lbr_group(struct sim_cpu *sc, u32 nr)
 {
 	const struct sim_regs *r = &sc->r;
-	u32 i, slot, depth = sc->model->lbr_nr;
+	u32 i, slot, depth = sc->core->lbr_nr;
 
 	for (i = 0; i < nr; i++) {
-		if (sc->model->arch_lbr)
+		if (sc->core->arch_lbr)
 			slot = i;
 		else
 			slot = (r->lbr_tos - i) & (depth - 1);
@@ -233,17 +241,25 @@ bool sim_write_pebs(struct sim_cpu *sc, unsigned int idx, u32 config,
 	if (!ds || ds_read(ds, SKD_DS_PEBS_INDEX, &index) ||
 	    ds_read(ds, SKD_DS_PEBS_MAX, &max) ||
 	    ds_read(ds, SKD_DS_PEBS_THRESHOLD, &threshold)) {
+		/* A CPU would fault here, where it cannot. */
+		sim_violation(sc, SIM_V_DS, SKD_MSR_DS_AREA, ds, 0);
 		sc->stats.records_dropped++;
 		return false;
 	}
 	sc->rec_len = 0;
-	if (sc->model->pebs_fmt >= 4)
+	if (sc->core->pebs_fmt >= 4)
 		build_adaptive(sc, idx, config, regs);
 	else
 		build_fixed_format(sc, idx, config, regs);
 
-	if (index + sc->rec_len > max || !writable(index, sc->rec_len) ||
+	/* A full buffer drops the record without signaling (SDM 18.6.3.4). */
+	if (index + sc->rec_len > max) {
+		sc->stats.records_dropped++;
+		return false;
+	}
+	if (!writable(index, sc->rec_len) ||
 	    !writable(ds + SKD_DS_PEBS_INDEX, sizeof(u64))) {
+		sim_violation(sc, SIM_V_DS, SKD_MSR_DS_AREA, ds, index);
 		sc->stats.records_dropped++;
 		return false;
 	}
@@ -260,7 +276,7 @@ static bool lbr_keeps_call(const struct sim_cpu *sc, u64 from)
 	bool kernel = from >= KERNEL_HALF;
 	u64 sel = sc->r.lbr_select, ctl = sc->r.arch_lbr_ctl;
 
-	if (sc->model->arch_lbr)
+	if (sc->core->arch_lbr)
 		return (ctl & SKD_ARCH_LBR_REL_CALL) &&
 		       (ctl & (kernel ? SKD_ARCH_LBR_OS : SKD_ARCH_LBR_USR));
 	/* Legacy LBR_SELECT bits suppress. */
@@ -293,7 +309,7 @@ static u64 call_target(u64 from)
 void sim_fill_lbr(struct sim_cpu *sc, struct pt_regs *regs)
 {
 	struct sim_regs *r = &sc->r;
-	u32 depth = sc->model->arch_lbr ? r->arch_lbr_depth : sc->model->lbr_nr;
+	u32 depth = sc->core->arch_lbr ? r->arch_lbr_depth : sc->core->lbr_nr;
 	unsigned int n, nr_kernel, k, e = 0;
 	u64 from, to, info;
 	u32 slot;
@@ -301,7 +317,7 @@ void sim_fill_lbr(struct sim_cpu *sc, struct pt_regs *regs)
 	if (!depth || depth > SKD_MAX_LBR)
 		return;
 	/* Legacy LBRs rotate TOS on every update, as the hardware does. */
-	if (!sc->model->arch_lbr)
+	if (!sc->core->arch_lbr)
 		r->lbr_tos = (r->lbr_tos + 3) & (depth - 1);
 
 	n = skd_callchain(regs, sc->chain, depth + 1, &nr_kernel);
@@ -311,7 +327,7 @@ void sim_fill_lbr(struct sim_cpu *sc, struct pt_regs *regs)
 			continue;
 		/* Unknown target: the callee's own frame is the best guess. */
 		to = call_target(from) ?: sc->chain[k];
-		if (sc->model->arch_lbr) {
+		if (sc->core->arch_lbr) {
 			slot = e;
 			info = SKD_BR_INFO_CYC_VALID |
 			       ARCH_TYPE_CALL << SKD_BR_INFO_TYPE_SHIFT |
@@ -327,7 +343,7 @@ void sim_fill_lbr(struct sim_cpu *sc, struct pt_regs *regs)
 	}
 	/* Older entries than the chain are gone. */
 	for (; e < depth; e++) {
-		slot = sc->model->arch_lbr ? e : (r->lbr_tos - e) & (depth - 1);
+		slot = sc->core->arch_lbr ? e : (r->lbr_tos - e) & (depth - 1);
 		r->lbr_from[slot] = 0;
 		r->lbr_to[slot] = 0;
 		r->lbr_info[slot] = 0;

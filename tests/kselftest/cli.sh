@@ -112,10 +112,10 @@ out=$(skidless script -i "$T/cut.data" 2>&1 > /dev/null)
 [ $? = 0 ] && echo "$out" | grep -q -e "corrupt" -e "incomplete"
 result $? "a truncated capture is read up to the cut and flagged: $out"
 
-rmmod skidless
+skd_rmmod
 out=$(skidless info 2>&1)
 rc=$?
-insmod "$KO"
+skd_insmod
 [ $rc != 0 ] && echo "$out" | grep -q "insmod"
 result $? "without the module, info says how to load it: $out"
 finish

@@ -8,18 +8,14 @@
 KO=${SKD_KO:-/skd/skidless.ko}
 CYCLES=${1:-100}
 
-loaded() {
-	grep -q '^skidless ' /proc/modules
-}
-
 [ -f "$KO" ] || { echo "1..0 # SKIP no module at $KO"; exit 4; }
 plan 6
-loaded || insmod "$KO"
+skd_insmod
 
 exec 3<>/dev/skidless
-rmmod skidless 2>/dev/null
+skd_rmmod 2>/dev/null
 rc=$?
-[ $rc -ne 0 ] && loaded
+[ $rc -ne 0 ] && skd_loaded
 result $? "rmmod is refused while a session is open (rmmod rc $rc)"
 exec 3>&-
 
@@ -27,24 +23,24 @@ exec 3>&-
 hold_mapping 2 &
 holder=$!
 sleep 1
-rmmod skidless 2>/dev/null
+skd_rmmod 2>/dev/null
 rc=$?
-[ $rc -ne 0 ] && loaded
+[ $rc -ne 0 ] && skd_loaded
 result $? "rmmod is refused while a ring is mapped (rmmod rc $rc)"
 wait $holder
 result $? "the mapping holder ran cleanly"
 
-check "rmmod works once nothing holds the module" rmmod skidless
+check "rmmod works once nothing holds the module" skd_rmmod
 
 ok=0
 i=0
 while [ $i -lt $CYCLES ]; do
-	insmod "$KO" && [ -c /dev/skidless ] && rmmod skidless && ok=$((ok + 1))
+	skd_insmod && [ -c /dev/skidless ] && skd_rmmod && ok=$((ok + 1))
 	i=$((i + 1))
 done
 [ $ok = $CYCLES ]
 result $? "$CYCLES load/unload cycles ($ok succeeded)"
 
-insmod "$KO" && [ -c /dev/skidless ]
+skd_insmod && [ -c /dev/skidless ]
 result $? "the module loads again afterwards"
 finish

@@ -28,7 +28,7 @@ sessions() {
 
 [ -f "$KO" ] || { echo "1..0 # SKIP no module at $KO"; exit 4; }
 plan 4
-loaded || insmod "$KO"
+skd_insmod
 sessions 1 &
 s1=$!
 sessions 2 &
@@ -37,16 +37,16 @@ s2=$!
 refused=0 unloaded=0 reloads_bad=0
 end=$(($(date +%s) + SECS))
 while [ "$(date +%s)" -lt "$end" ]; do
-	if rmmod skidless 2> /dev/null; then
+	if skd_rmmod 2> /dev/null; then
 		unloaded=$((unloaded + 1))
-		insmod "$KO" || reloads_bad=$((reloads_bad + 1))
+		skd_insmod || reloads_bad=$((reloads_bad + 1))
 	else
 		refused=$((refused + 1))
 	fi
 done
 touch "$T/stop"
 wait $s1 $s2
-loaded || insmod "$KO"
+skd_insmod
 
 ran=$(cat "$T"/rc.* | grep -c '^0$')
 failed=$(cat "$T"/rc.* | grep -c '^1$')

@@ -45,3 +45,23 @@ finish() {
 slow() {
 	awk -v s="$1" -v f="${SKD_SLOW:-1}" 'BEGIN { print s * f }'
 }
+
+# skd_insmod, skd_rmmod: the module, and the simulated PMU's module after
+# it when the VM has one ($SKD_SIM_KO). The model depends on skidless: it
+# goes first and comes back last.
+skd_loaded() {
+	grep -q '^skidless ' /proc/modules
+}
+
+skd_insmod() {
+	skd_loaded || insmod "${SKD_KO:-/skd/skidless.ko}" || return 1
+	[ -n "${SKD_SIM_KO:-}" ] && [ -e "$SKD_SIM_KO" ] || return 0
+	grep -q '^skidless_sim ' /proc/modules || insmod "$SKD_SIM_KO"
+}
+
+skd_rmmod() {
+	if grep -q '^skidless_sim ' /proc/modules; then
+		rmmod skidless_sim || return 1
+	fi
+	rmmod skidless
+}

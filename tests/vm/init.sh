@@ -7,6 +7,7 @@
 #   /skd/tests.list  NAME [TIMEOUT_SECS] [ARGS...] per line (tests mode)
 #   /skd/demo.cmd    the demo command line (demo mode)
 #   /skd/skidless.ko optional
+#   /skd/skidless_sim.ko optional: the simulated PMU, loaded after it
 #   /skd/bin/        test programs and tools
 #
 # Channels: the kernel console and these progress lines go to ttyS0
@@ -29,6 +30,8 @@
 
 export PATH=/skd/bin:/bin
 export SKD_KO=/skd/skidless.ko
+export SKD_SIM_KO=/skd/skidless_sim.ko
+SIM_DEBUGFS=/sys/kernel/debug/skidless-sim
 export HOME=/tmp
 # A lockdep kernel is the reliability lane's debug kernel (KASAN, kmemleak,
 # ...): tests stretch the workloads they profile by this factor (tap.sh).
@@ -110,12 +113,51 @@ load_module() {
     [ -e "$SKD_KO" ] || { log "no $SKD_KO, running without the module"; return; }
     log "insmod $SKD_KO"
     module_step insmod "insmod skidless.ko" insmod "$SKD_KO"
+    [ -e "$SKD_SIM_KO" ] || return 0
+    log "insmod $SKD_SIM_KO"
+    module_step insmod-sim "insmod skidless_sim.ko" insmod "$SKD_SIM_KO"
 }
 
 unload_module() {
+    if [ -d /sys/module/skidless_sim ]; then
+        log "rmmod skidless_sim"
+        module_step rmmod-sim "rmmod skidless_sim" rmmod skidless_sim
+    fi
     [ -d /sys/module/skidless ] || return 0
     log "rmmod skidless"
     module_step rmmod "rmmod skidless" rmmod skidless
+}
+
+# The device model logs every rule the driver broke (kmod/sim/rules.c,
+# msr.c): after each test, its log must be empty. A test that broke one
+# gets a failing result of its own with the log; the sum is one result.
+SIM_CHECKED=0 SIM_BROKEN=''
+sim_check() {  # TEST NAME
+    [ -e "$SKD_SIM_KO" ] || return 0
+    SIM_CHECKED=$((SIM_CHECKED + 1))
+    # The test may have unloaded the model (module tests): nothing logged.
+    [ -r "$SIM_DEBUGFS/violations_count" ] || return 0
+    n=$(cat "$SIM_DEBUGFS/violations_count")
+    [ "$n" = 0 ] && return 0
+    SIM_BROKEN="$SIM_BROKEN $1"
+    tap "# skd-test: sim-rules:$1"
+    tap "1..1"
+    tap "not ok 1 the device model logged $n broken rules during $1"
+    head -n 40 "$SIM_DEBUGFS/violations" | comment
+    tap "# skd-test-exit: sim-rules:$1 rc=0"
+    echo x >"$SIM_DEBUGFS/violations"
+}
+
+sim_report() {
+    [ -e "$SKD_SIM_KO" ] || return 0
+    tap "# skd-test: sim-rules"
+    tap "1..1"
+    if [ -z "$SIM_BROKEN" ]; then
+        tap "ok 1 the device model saw no rule broken, checked after each of $SIM_CHECKED tests"
+    else
+        tap "not ok 1 the device model saw rules broken during:$SIM_BROKEN"
+    fi
+    tap "# skd-test-exit: sim-rules rc=0"
 }
 
 # One list line: NAME [TIMEOUT_SECS] [ARGS...]
@@ -142,6 +184,7 @@ run_test_line() {
     fi
     tap "# skd-test-time: $name $(awk -v a="$t0" '{ printf "%.1f", $1 - a }' /proc/uptime) s"
     tap "# skd-test-exit: $name rc=$RC"
+    sim_check "$(echo "$name $*" | tr ' ' ':' | sed 's/:*$//')"
 }
 
 run_tests() {
@@ -231,6 +274,8 @@ main() {
         run_tests
     fi
     reap_all
+    sim_check end-of-tests
+    sim_report
     unload_module
     kmemleak_report
     lockdep_report

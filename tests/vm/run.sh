@@ -2,7 +2,8 @@
 # Boot a QEMU (TCG) VM on a stock kernel with a busybox initramfs, run the
 # skidless tests inside it and check the results.
 #
-#   tests/vm/run.sh [--ko skidless.ko] [--bin DIR] [--tests LIST] [--out DIR]
+#   tests/vm/run.sh [--ko skidless.ko] [--sim-ko skidless_sim.ko]
+#                   [--bin DIR] [--tests LIST] [--out DIR]
 #                   [--kernel VMLINUZ] [--timeout SECS] [--smp N] [--mem SIZE]
 #                   [--append "KERNEL ARGS"] [--mode tests|demo] [--demo CMD]
 #                   [--no-pvh]
@@ -11,7 +12,9 @@
 # --timeout 900 (whole VM), --smp 2, --mem 1G, --out a new /tmp/skd-vm.*,
 # --mode tests.  Every file of --bin lands in the guest's /skd/bin (with
 # the shared libraries of ELF files), --ko as /skd/skidless.ko (insmod'ed
-# first, rmmod'ed last).  LIST has one test per line,
+# first, rmmod'ed last), --sim-ko as /skd/skidless_sim.ko (loaded after it,
+# unloaded before it; then the device model's violation log is checked
+# after every test, and its sum is one result of its own).  LIST has one test per line,
 # "NAME [TIMEOUT_SECS] [ARGS...]": NAME is a program in --bin, run in /tmp;
 # default limit 120 s, 0 = none; # starts a comment line.  Exit code 4 =
 # skipped, 124 = timed out.  Without --tests the guest only boots (and
@@ -32,12 +35,12 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TAP_SUMMARY=$HERE/../tap_summary.sh
 
-KERNEL='' KO='' BIN='' TESTS='' OUT='' TIMEOUT=900 SMP=2 MEM=1G APPEND=''
+KERNEL='' KO='' SIM_KO='' BIN='' TESTS='' OUT='' TIMEOUT=900 SMP=2 MEM=1G APPEND=''
 MODE=tests DEMO='' NO_PVH=''
 BOOT_IMAGE='' QEMU_PID='' WORK='' WORK_TREE='' VM_SECS=0 QEMU_RC=0
 
 # Kernel log lines that mean the kernel is unhappy.
-KERNEL_BAD='WARNING:|BUG:|Oops|Call Trace|Kernel panic|UBSAN:|KASAN|possible circular locking|possible recursive locking|inconsistent lock state|unreferenced object|soft lockup|rcu_sched detected stall|rcu: INFO:'
+KERNEL_BAD='WARNING:|BUG:|Oops|NMI received for unknown reason|Dazed and confused|Call Trace|Kernel panic|UBSAN:|KASAN|possible circular locking|possible recursive locking|inconsistent lock state|unreferenced object|soft lockup|rcu_sched detected stall|rcu: INFO:'
 # Taint bits a loaded out-of-tree (O, 4096), unsigned (E, 8192) module sets.
 TAINT_OK=$((4096 | 8192))
 TAINT_LETTERS=(P F S R M B U D A W C I O E L K X T N)
@@ -72,6 +75,7 @@ parse_args() {
         case "$opt" in
             --kernel) KERNEL=$val ;;
             --ko) KO=$val ;;
+            --sim-ko) SIM_KO=$val ;;
             --bin) BIN=$val ;;
             --tests) TESTS=$val ;;
             --out) OUT=$val ;;
@@ -103,6 +107,7 @@ check_args() {
     [[ $TIMEOUT =~ ^[1-9][0-9]*$ ]] || die "--timeout wants whole seconds, got '$TIMEOUT'"
     [[ $SMP =~ ^[1-9][0-9]*$ ]] || die "--smp wants a CPU count, got '$SMP'"
     [ -z "$KO" ] || [ -f "$KO" ] || die "--ko $KO: no such file (build the module first)"
+    [ -z "$SIM_KO" ] || [ -f "$SIM_KO" ] || die "--sim-ko $SIM_KO: no such file (make module SIM=1)"
     [ -z "$BIN" ] || [ -d "$BIN" ] || die "--bin $BIN: not a directory"
     case "$MODE" in
         tests) [ -z "$TESTS" ] || [ -r "$TESTS" ] || die "--tests $TESTS: cannot read" ;;
@@ -168,6 +173,7 @@ build_initramfs() {
     install -m 0755 "$HERE/init.sh" "$tree/init"
     echo "$MODE" >"$tree/skd/mode"
     [ -z "$KO" ] || cp "$KO" "$tree/skd/skidless.ko"
+    [ -z "$SIM_KO" ] || cp "$SIM_KO" "$tree/skd/skidless_sim.ko"
     [ -z "$TESTS" ] || tr -d '\r' <"$TESTS" >"$tree/skd/tests.list"
     [ "$MODE" != demo ] || printf '%s\n' "$DEMO" >"$tree/skd/demo.cmd"
     if [ -n "$BIN" ]; then

@@ -2,7 +2,7 @@
 /*
  * Intel's event lists as the command shows them: every core event of every
  * list with its name, description and the values it programs. Generated at
- * build time by kmod/intel/gen_events.c (event_info.c, parallel to the
+ * build time by kmod/host/gen_events.c (event_info.c, parallel to the
  * module's kmod/intel/event_rules.h tables: skd_event_infos[i] is the list
  * skd_event_lists[i]).
  */
