@@ -77,7 +77,7 @@ struct bench_case {
 	u32 pebs_fmt;
 	u32 pmu_flags;		/* caps.flags: SKD_PMU_* */
 	u32 idx;		/* the event's counter, SKD_IDX_* */
-	u32 ev_flags;		/* SKD_EVF_* besides PEBS */
+	u32 ev_flags;		/* SKD_PLAN_* besides PEBS and EXACT */
 	bool meminfo;		/* adaptive: memory-info group */
 	u32 lbr_record;		/* adaptive: LBR entries in the record */
 	u32 lbr_pmi;		/* LBR entries read at the PMI */
@@ -108,7 +108,7 @@ static const struct bench_case cases[] = {
 		.name = "meminfo",
 		.what = "(e) format 4, memory-info group, load latency (Ice Lake)",
 		.pebs_fmt = 4, .pmu_flags = SKD_PMU_PEBS_BASELINE,
-		.idx = 1, .ev_flags = SKD_EVF_LDLAT | SKD_EVF_MEM,
+		.idx = 1, .ev_flags = SKD_PLAN_LDLAT | SKD_PLAN_DATA_LA,
 		.meminfo = true,
 	},
 };
@@ -254,7 +254,7 @@ static void setup(struct bench *b, const struct bench_case *c,
 		BASIC_NR * 8 + (c->meminfo ? MEMINFO_NR * 8 : 0) +
 		c->lbr_record * LBR_NR * 8;
 	b->out = sizeof(struct skd_rec_sample);
-	if (c->ev_flags & (SKD_EVF_MEM | SKD_EVF_LDLAT))
+	if (c->ev_flags & (SKD_PLAN_DATA_LA | SKD_PLAN_LDLAT))
 		b->out += sizeof(struct skd_sample_mem);
 	if (c->lbr_record || c->lbr_pmi)
 		b->out += sizeof(struct skd_branches) +
@@ -292,11 +292,13 @@ static void setup(struct bench *b, const struct bench_case *c,
 	b->ps.caps.pebs_fmt = c->pebs_fmt;
 	b->ps.caps.flags = SKD_PMU_USABLE | SKD_PMU_PEBS | c->pmu_flags;
 	b->ps.caps.lbr_nr = c->lbr_record + c->lbr_pmi;
+	/* Arch LBR with every INFO field: mispredict, cycles, type. */
+	b->ps.caps.arch_lbr_ecx = 0x7;
 	p->nr = 1;
 	ev->idx = c->idx;
 	ev->period = SAMPLE_PERIOD;
 	ev->precise = 2;
-	ev->flags = SKD_EVF_PEBS | c->ev_flags | SKD_PLAN_PEBS |
+	ev->flags = c->ev_flags | SKD_PLAN_PEBS |
 		    SKD_PLAN_EXACT;
 	ev->event = 0;
 	p->global_ctrl = counter_bit(c->idx);
@@ -310,6 +312,7 @@ static void setup(struct bench *b, const struct bench_case *c,
 	p->pebs_threshold_records = p->large_pebs ?
 				    p->pebs_max_records - p->nr : 1;
 	p->exact_ip = true;
+	skd_pmu_drain_setup(&b->ps);
 	b->batch = p->pebs_threshold_records;
 
 	/* This CPU: DS area, buffer, and the LBRs the PMI would have read. */
@@ -417,7 +420,7 @@ static void check(const struct bench *b)
 {
 	const struct skd_ring_ctrl *ctrl = b->ring.core.ctrl;
 	u64 head = __atomic_load_n(&ctrl->data_head, __ATOMIC_ACQUIRE);
-	bool mem = b->c->ev_flags & (SKD_EVF_MEM | SKD_EVF_LDLAT);
+	bool mem = b->c->ev_flags & (SKD_PLAN_DATA_LA | SKD_PLAN_LDLAT);
 	struct skd_cpu_stats st;
 	unsigned long i = 0;
 	u64 at;

@@ -26,6 +26,9 @@ unsigned int skd_bench_cpu_number;
 unsigned long skd_bench_this_cpu_off;
 struct task_struct *skd_bench_current_task;
 
+/* The TSC rate the drain converts record times with (a 2 GHz part). */
+unsigned int tsc_khz = 2000000;
+
 /* Self-IPIs irq_work_queue() would have sent. */
 unsigned long skd_bench_irq_work_raised;
 

@@ -273,6 +273,7 @@ static int pmu_init(struct skd_session *s, const struct skd_pmu_ops *ops,
 		ps->switch_probe = true;
 	}
 	ps->tsc_time = skd_tsc_time_usable(&ps->caps);
+	skd_pmu_drain_setup(ps);
 	return 0;
 
 err_fini:
@@ -398,8 +399,10 @@ static int sim_init(struct skd_session *s)
 	s->cfg.sim_model = model;
 	/* From here pmu_fini() drops the reference, on error too. */
 	ret = pmu_init(s, ops, &caps, true);
-	if (!ret)
+	if (!ret) {
 		pmu_of(s)->misc = SKD_MISC_MODELED;
+		skd_pmu_drain_setup(pmu_of(s));
+	}
 	return ret;
 }
 

@@ -17,6 +17,7 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
+#include <linux/timekeeping.h>
 
 #include "lbr.h"
 #include "models.h"
@@ -99,12 +100,12 @@ void skd_pmu_emit(struct skd_pmu_cpu *pc, unsigned int ev, u64 ip,
  * monotonic time minus the cycles since the record, as Linux's
  * setup_pebs_time() (ds.c) does with sched_clock. 0: use the drain's.
  */
-static u64 record_time(const struct skd_pmu_session *ps,
-		       const struct skd_pebs_rec *rec, u64 now_ns, u64 now_tsc)
+static u64 record_time(const struct skd_pebs_rec *rec, u64 now_ns,
+		       u64 now_tsc)
 {
 	u64 ago;
 
-	if (!ps->tsc_time || !rec->has_tsc || rec->tsc > now_tsc)
+	if (!rec->has_tsc || rec->tsc > now_tsc)
 		return 0;
 	ago = mul_u64_u32_div(now_tsc - rec->tsc, 1000000, skd_tsc_khz());
 	return ago < now_ns ? now_ns - ago : 0;
@@ -123,7 +124,7 @@ static void emit_record(struct skd_pmu_cpu *pc, const struct skd_pebs_rec *rec,
 	struct skd_branch_entry *br = pc->rec_lbr;
 	const struct skd_branch_entry *branches = NULL;
 	u64 bits = rec->applicable & p->pebs_counters;
-	u32 nr_br = 0, ev_flags;
+	u32 nr_br = 0;
 	unsigned int bit;
 	int ev;
 
@@ -158,18 +159,15 @@ static void emit_record(struct skd_pmu_cpu *pc, const struct skd_pebs_rec *rec,
 		ev = event_on(p, global_to_idx(bit));
 		if (ev < 0)
 			continue;
-		ev_flags = p->ev[ev].flags;
-		d->misc = ps->misc | (rec->exact && (ev_flags & SKD_PLAN_EXACT) ?
-				      SKD_MISC_EXACT_IP : 0);
+		/* Exact records are those of formats 2 and later: planned. */
+		d->misc = ps->ev_misc[ev];
 		d->mem = NULL;
-		if (rec->has_mem &&
-		    (ev_flags & (SKD_PLAN_DATA_LA | SKD_PLAN_LDLAT))) {
+		if (rec->has_mem && (p->ev[ev].flags & (SKD_PLAN_DATA_LA |
+							SKD_PLAN_LDLAT))) {
 			mem->addr = rec->addr;
 			mem->source = rec->source;
 			mem->latency = rec->latency;
-			mem->flags = (ps->misc & SKD_MISC_MODELED ?
-				      SKD_MEM_MODELED : 0) |
-				     (p->lat_split ? SKD_MEM_LAT_SPLIT : 0);
+			mem->flags = ps->mem_flags;
 			mem->reserved = 0;
 			d->mem = mem;
 		}
@@ -193,6 +191,7 @@ static void drain_records(struct skd_pmu_cpu *pc, u64 base, u64 index,
 	};
 	struct skd_sample_mem mem;
 	struct skd_pebs_rec rec;
+	bool tsc_time = ps->tsc_time;
 	u64 at, now_ns = 0, now_tsc = 0;
 	int size;
 
@@ -200,7 +199,7 @@ static void drain_records(struct skd_pmu_cpu *pc, u64 base, u64 index,
 	if (!current_wanted(ps))
 		return;
 	skd_record_task_ids(ps->s, current, &ids);
-	if (ps->tsc_time) {
+	if (tsc_time) {
 		now_tsc = skd_rdtsc();
 		now_ns = ktime_get_mono_fast_ns();
 	}
@@ -212,11 +211,24 @@ static void drain_records(struct skd_pmu_cpu *pc, u64 base, u64 index,
 					      baseline, &rec);
 		if (size <= 0)
 			break;
-		d.time = record_time(ps, &rec, now_ns, now_tsc);
+		if (tsc_time)
+			d.time = record_time(&rec, now_ns, now_tsc);
 		emit_record(pc, &rec, &d, &mem, !!regs);
 	}
 	if (burst)
 		skd_record_burst_end(ps->s);
+}
+
+void skd_pmu_drain_setup(struct skd_pmu_session *ps)
+{
+	const struct skd_pmu_plan *p = &ps->plan;
+	unsigned int i;
+
+	for (i = 0; i < p->nr; i++)
+		ps->ev_misc[i] = ps->misc | (p->ev[i].flags & SKD_PLAN_EXACT ?
+					     SKD_MISC_EXACT_IP : 0);
+	ps->mem_flags = (ps->misc & SKD_MISC_MODELED ? SKD_MEM_MODELED : 0) |
+			(p->lat_split ? SKD_MEM_LAT_SPLIT : 0);
 }
 
 /*

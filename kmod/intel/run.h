@@ -104,6 +104,9 @@ struct skd_pmu_session {
 	bool switch_probe;		/* holds the sched_switch probe */
 	bool tsc_time;			/* records' TSC gives their time */
 	bool sim;			/* holds the sim provider's module */
+	/* What every sample of an event carries: skd_pmu_drain_setup(). */
+	u16 ev_misc[SKD_MAX_EVENTS + 1];
+	u32 mem_flags;			/* skd_sample_mem.flags */
 	struct skd_pmu_cpu __percpu *cpus;
 };
 
@@ -165,6 +168,8 @@ static inline u32 skd_tsc_khz(void)
  * belongs to the records); NULL outside the PMI.
  */
 void skd_ds_drain(struct skd_pmu_cpu *pc, struct pt_regs *regs);
+/* The per-event sample bits the drain copies out; after the plan. */
+void skd_pmu_drain_setup(struct skd_pmu_session *ps);
 /* Emit one sample for counter-overflow data. */
 void skd_pmu_emit(struct skd_pmu_cpu *pc, unsigned int ev, u64 ip,
 		  bool exact, struct pt_regs *regs,
