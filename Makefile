@@ -139,11 +139,15 @@ $(BUILD)/kselftest/%: tests/kselftest/progs/%.c
 	$(quiet) CC $<
 	$(Q)$(CC) $(filter-out -O2,$(CFLAGS)) $(KSFT_CFLAGS) -o $@ $<
 
+# Test-only modules (a stand-in kvm_intel), built against KDIR.
+test-modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/kselftest/modules modules
+
 # Everything the VM needs in one directory: the tool, the tests, the list.
-vm-bin: tools kselftests $(ASAN_TOOL)
+vm-bin: tools kselftests $(ASAN_TOOL) test-modules
 	@rm -rf $(BUILD)/vm-bin && mkdir -p $(BUILD)/vm-bin
 	$(Q)cp $(TOOL) $(ASAN_TOOL) $(KSFT_BINS) $(KSFT_PROGS) $(KSFT_SCRIPTS) tests/kselftest/list \
-		tests/vm/demo.sh $(BUILD)/vm-bin/
+		tests/vm/demo.sh tests/kselftest/modules/kvm_intel.ko $(BUILD)/vm-bin/
 
 check:
 	bash tests/check.sh
@@ -171,7 +175,8 @@ dkms-install:
 clean:
 	rm -rf $(BUILD)
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/kselftest/modules clean 2>/dev/null
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
 
-.PHONY: all module tools kselftests vm-bin check bench demo install dkms-install clean
+.PHONY: all module tools kselftests test-modules vm-bin check bench demo install dkms-install clean

@@ -10,6 +10,10 @@
  *                  it (CPUID.7.EDX[13], MSR 0x10F), as after the 2019
  *                  microcode: PMC3 belongs to TSX unless 0x10F[0] is set
  *   vmx            1: VMX is on: a guest could be entered
+ *   lbr_filters, lbr_info_fields
+ *                  masks on the architectural LBR's CPUID.1CH:EBX (CPL,
+ *                  branch-type, call-stack filtering) and ECX (mispredict,
+ *                  cycles, type fields); 0x7 each by default
  *   foreign_ctrl, foreign_fixed, foreign_debugctl
  *                  bits of GLOBAL_CTRL, FIXED_CTR_CTRL and DEBUGCTL
  *                  another PMU owner holds: a write changing them is a
@@ -201,6 +205,9 @@ int sim_debugfs_init(void)
 	debugfs_create_bool("pti", 0600, sim_dir, &sim_pti);
 	debugfs_create_bool("tfa", 0600, sim_dir, &sim_tfa);
 	debugfs_create_bool("vmx", 0600, sim_dir, &sim_vmx);
+	debugfs_create_x32("lbr_filters", 0600, sim_dir, &sim_lbr_filters);
+	debugfs_create_x32("lbr_info_fields", 0600, sim_dir,
+			   &sim_lbr_info_fields);
 	debugfs_create_x64("foreign_ctrl", 0600, sim_dir, &sim_foreign_ctrl);
 	debugfs_create_x64("foreign_fixed", 0600, sim_dir, &sim_foreign_fixed);
 	debugfs_create_x64("foreign_debugctl", 0600, sim_dir,

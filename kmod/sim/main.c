@@ -24,6 +24,7 @@ u32 sim_held_counters;
 bool sim_pti;
 bool sim_tfa;
 bool sim_vmx;
+u32 sim_lbr_filters = 0x7, sim_lbr_info_fields = 0x7;
 u64 sim_foreign_ctrl, sim_foreign_fixed, sim_foreign_debugctl;
 
 static struct skd_sim_provider provider = {

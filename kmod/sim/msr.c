@@ -127,11 +127,11 @@ static u64 writable(const struct sim_core *c, u32 msr)
 	case SKD_MSR_ARCH_LBR_CTL:
 		/* Filters the core has (CPUID.1CH:EBX), SDM 19.1.3. */
 		v = SKD_ARCH_LBR_EN;
-		if (c->leaf_1c[1] & BIT(0))
+		if (sim_arch_lbr_ebx(c) & BIT(0))
 			v |= SKD_ARCH_LBR_OS | SKD_ARCH_LBR_USR;
-		if (c->leaf_1c[1] & BIT(2))
+		if (sim_arch_lbr_ebx(c) & BIT(2))
 			v |= SKD_ARCH_LBR_CALL_STACK;
-		if (c->leaf_1c[1] & BIT(1))
+		if (sim_arch_lbr_ebx(c) & BIT(1))
 			v |= 0x7fULL << 16;
 		return v;
 	case SKD_MSR_TSX_FORCE_ABORT:

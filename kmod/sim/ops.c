@@ -14,6 +14,16 @@
 
 #define CPUID7_EDX_TFA		BIT(13)	/* TSX_FORCE_ABORT */
 
+u32 sim_arch_lbr_ebx(const struct sim_core *c)
+{
+	return c->leaf_1c[1] & READ_ONCE(sim_lbr_filters);
+}
+
+u32 sim_arch_lbr_ecx(const struct sim_core *c)
+{
+	return c->leaf_1c[2] & READ_ONCE(sim_lbr_info_fields);
+}
+
 const struct sim_core *sim_core_of(const struct sim_model *m,
 				   unsigned int cpu)
 {
@@ -53,8 +63,11 @@ static void sim_cpuid(const struct sim_model *m, u32 leaf, u32 sub,
 			r[0] = c->leaf_1a_eax;
 		break;
 	case 0x1c:
-		if (c->arch_lbr)
-			memcpy(r, c->leaf_1c, 4 * sizeof(u32));
+		if (!c->arch_lbr)
+			break;
+		memcpy(r, c->leaf_1c, 4 * sizeof(u32));
+		r[1] = sim_arch_lbr_ebx(c);
+		r[2] = sim_arch_lbr_ecx(c);
 		break;
 	}
 }

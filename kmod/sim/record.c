@@ -328,10 +328,15 @@ void sim_fill_lbr(struct sim_cpu *sc, struct pt_regs *regs)
 		/* Unknown target: the callee's own frame is the best guess. */
 		to = call_target(from) ?: sc->chain[k];
 		if (sc->core->arch_lbr) {
+			/* Only the fields CPUID.1CH:ECX says are filled. */
+			u32 ecx = sim_arch_lbr_ecx(sc->core);
+
 			slot = e;
-			info = SKD_BR_INFO_CYC_VALID |
-			       ARCH_TYPE_CALL << SKD_BR_INFO_TYPE_SHIFT |
-			       (10 + k);
+			info = 0;
+			if (ecx & BIT(1))
+				info |= SKD_BR_INFO_CYC_VALID | (10 + k);
+			if (ecx & BIT(2))
+				info |= ARCH_TYPE_CALL << SKD_BR_INFO_TYPE_SHIFT;
 		} else {
 			slot = (r->lbr_tos - e) & (depth - 1);
 			info = 10 + k;		/* LBR_INFO cycles */

@@ -162,6 +162,8 @@ extern u32 sim_held_counters;	/* GP counters "someone" has reserved */
 extern bool sim_pti;		/* behave as if PTI were on */
 extern bool sim_tfa;		/* TSX force-abort present (quirk models) */
 extern bool sim_vmx;		/* VMX on: a guest could be entered */
+/* Architectural LBR capabilities left to the cores: CPUID.1CH:EBX, ECX. */
+extern u32 sim_lbr_filters, sim_lbr_info_fields;
 /* Bits another PMU owner holds: any write that changes them is logged. */
 extern u64 sim_foreign_ctrl, sim_foreign_fixed, sim_foreign_debugctl;
 
@@ -170,6 +172,9 @@ extern struct sim_cpu __percpu *sim_cpus;
 
 /* ops.c: per-model accessors; NULL for SKD_SIM_DEFAULT or unknown. */
 const struct skd_pmu_ops *sim_ops(u32 model);
+/* CPUID.1CH:EBX and ECX of core @c, as the knobs above leave them. */
+u32 sim_arch_lbr_ebx(const struct sim_core *c);
+u32 sim_arch_lbr_ecx(const struct sim_core *c);
 /* The core type CPU @cpu is on model @m. */
 const struct sim_core *sim_core_of(const struct sim_model *m,
 				   unsigned int cpu);

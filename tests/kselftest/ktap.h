@@ -82,4 +82,11 @@ static inline void __attribute__((noreturn)) ktap_skip_all(const char *why)
 	exit(KTAP_SKIP);
 }
 
+/* Setup failed: one failing result saying why (a setup failure fails). */
+static inline void __attribute__((noreturn)) ktap_fail_all(const char *why)
+{
+	printf("TAP version 13\n1..1\nnot ok 1 setup: %s\n", why);
+	exit(KTAP_FAIL);
+}
+
 #endif /* _SKD_KTAP_H */

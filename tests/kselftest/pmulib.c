@@ -10,50 +10,64 @@
 #include "device.h"
 #include "events.h"
 #include "ktap.h"
-#include "models.h"
+#include "pmu_models.h"
 #include "pmu_query.h"
 #include "pmulib.h"
 
 void pmu_test_init(struct pmu_test *t, int argc, char **argv)
 {
+	struct skd_pmu_info q;
 	char name[64];
-	uint32_t backend;
+	uint32_t backend, cpu;
 	int fd, ret;
 
 	memset(t, 0, sizeof(*t));
 	if (argc < 2)
-		ktap_skip_all("usage: give a sim model name");
+		ktap_fail_all("usage: give a sim model name");
 	snprintf(name, sizeof(name), "sim:%s", argv[1]);
 	if (!pmu_parse_name("model", name, &backend, &t->sim_model))
-		ktap_skip_all("not a sim model");
+		ktap_fail_all("not a sim model");
 	t->model_name = argv[1];
 	fd = skd_dev_open(false);
 	if (fd < 0)
-		ktap_skip_all("cannot open /dev/skidless");
+		ktap_fail_all("cannot open /dev/skidless");
 	ret = pmu_query(fd, SKD_BACKEND_SIM, t->sim_model, &t->pmu);
+	if (ret || !(t->pmu.flags & SKD_PMU_USABLE)) {
+		close(fd);
+		ktap_fail_all("the sim backend is not usable (skidless_sim.ko loaded?)");
+	}
+	/* Sessions take CPU 0's core type (a hybrid model has two). */
+	for (cpu = 0; cpu < 64; cpu++) {
+		if (pmu_query_cpu(fd, SKD_BACKEND_SIM, t->sim_model, cpu, &q))
+			continue;
+		if (q.core_type == t->pmu.core_type &&
+		    !strcmp(q.model_name, t->pmu.model_name))
+			t->cpu_mask |= 1ULL << cpu;
+	}
 	close(fd);
-	if (ret || !(t->pmu.flags & SKD_PMU_USABLE))
-		ktap_skip_all("the sim backend is not usable");
-	t->model = skd_cpu_model_by_name(t->pmu.model_name);
-	if (!t->model)
-		ktap_skip_all("the model is not in the event table");
-	ktap_diag("sim model %s: perfmon v%u, %u GP + %u fixed counters, "
-		  "PEBS format %u, LBR depth %u%s", t->pmu.model_name,
-		  t->pmu.perfmon_version, t->pmu.nr_gp, t->pmu.nr_fixed,
-		  t->pmu.pebs_format, t->pmu.lbr_depth,
-		  t->pmu.flags & SKD_PMU_ARCH_LBR ? " (architectural)" : "");
+	skd_caps_from_info(&t->pmu, &t->caps);
+	if (!t->caps.events)
+		ktap_fail_all("the model's event list is not in the command");
+	ktap_diag("sim model %s: %s, perfmon v%u, %u GP + %u fixed counters, "
+		  "PEBS format %u, LBR depth %u%s, CPUs 0x%llx",
+		  t->model_name, t->pmu.model_name, t->pmu.perfmon_version,
+		  t->pmu.nr_gp, t->pmu.nr_fixed, t->pmu.pebs_format,
+		  t->pmu.lbr_depth,
+		  t->pmu.flags & SKD_PMU_ARCH_LBR ? " (architectural)" : "",
+		  (unsigned long long)t->cpu_mask);
 }
 
 int pmu_config(const struct pmu_test *t, struct skd_config *cfg,
 	       struct skd_event_attr *ev, const char *const *specs,
 	       unsigned int nr, uint64_t period, uint32_t ring_pages)
 {
+	static uint64_t mask;
 	char why[256];
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < nr; i++) {
-		ret = skd_event_parse(specs[i], t->model, &ev[i], why,
+		ret = skd_event_parse(specs[i], &t->caps, &ev[i], why,
 				      sizeof(why));
 		if (ret) {
 			ktap_diag("-e %s: %s", specs[i], why);
@@ -73,6 +87,11 @@ int pmu_config(const struct pmu_test *t, struct skd_config *cfg,
 	cfg->events_ptr = (uintptr_t)ev;
 	cfg->nr_events = nr;
 	cfg->event_attr_size = sizeof(*ev);
+	if (t->pmu.flags & SKD_PMU_HYBRID) {
+		mask = t->cpu_mask;
+		cfg->cpumask_ptr = (uintptr_t)&mask;
+		cfg->cpumask_bytes = sizeof(mask);
+	}
 	return 0;
 }
 
@@ -100,12 +119,14 @@ int sim_stats_read(unsigned int cpu, struct sim_stats *st)
 {
 	static const char *const names[] = {
 		"ticks", "overflows", "records", "records_dropped", "pmis",
-		"pmis_late", "pmis_masked", "events_skipped",
+		"pmis_late", "pmis_masked", "events_skipped", "lbr_ticks",
+		"lbr_frozen_ticks", "uncounted",
 	};
 	uint64_t *fields[] = {
 		&st->ticks, &st->overflows, &st->records,
 		&st->records_dropped, &st->pmis, &st->pmis_late,
-		&st->pmis_masked, &st->events_skipped,
+		&st->pmis_masked, &st->events_skipped, &st->lbr_ticks,
+		&st->lbr_frozen_ticks, &st->uncounted,
 	};
 	FILE *f = open_cpu_file(cpu, "stats", "r");
 	char key[32];

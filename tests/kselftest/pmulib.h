@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pmu.h"
 #include "testlib.h"
 
 #define SIM_DEBUGFS	"/sys/kernel/debug/skidless-sim"
@@ -17,20 +18,23 @@
 struct pmu_test {
 	uint32_t sim_model;			/* enum skd_sim_model */
 	const char *model_name;			/* "skylake", ... */
-	struct skd_pmu_info pmu;		/* what GET_PMU says */
-	const struct skd_cpu_model *model;	/* the event table's entry */
+	struct skd_pmu_info pmu;		/* what GET_PMU says of CPU 0 */
+	struct skd_pmu_caps caps;		/* the planner's view of it */
+	uint64_t cpu_mask;			/* CPUs of CPU 0's core type */
 };
 
 /*
  * Resolve argv[1] (a sim model name) and ask the module about it. Ends the
- * test with a skip when the module has no such model.
+ * test as failed when the module cannot give that model: the VM lane
+ * always loads the simulated PMU.
  */
 void pmu_test_init(struct pmu_test *t, int argc, char **argv);
 
 /*
  * A sim session config for @nr events spelled as for -e, each with
  * @period (0: the spec's own). @ev must hold @nr entries and outlive the
- * config. Returns 0, or -errno with a diagnostic naming the spec.
+ * config. On a hybrid model the session takes CPU 0's core type only
+ * (t->cpu_mask). Returns 0, or -errno with a diagnostic naming the spec.
  */
 int pmu_config(const struct pmu_test *t, struct skd_config *cfg,
 	       struct skd_event_attr *ev, const char *const *specs,
@@ -42,7 +46,8 @@ int pmu_config_errno(const struct skd_config *cfg);
 /* The model's counters of one CPU, from cpuN/stats. */
 struct sim_stats {
 	uint64_t ticks, overflows, records, records_dropped, pmis, pmis_late,
-		 pmis_masked, events_skipped;
+		 pmis_masked, events_skipped, lbr_ticks, lbr_frozen_ticks,
+		 uncounted;
 };
 int sim_stats_read(unsigned int cpu, struct sim_stats *st);
 

@@ -1,0 +1,891 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hardware truth, on one sim model (argv[1]): what an independent review
+ * of the Intel backend found against Intel's event lists and Linux's
+ * arch/x86/events/intel, each case a behaviour the device model (an
+ * adversary: kmod/sim/rules.c, msr.c) makes visible when the driver gets
+ * it wrong:
+ *
+ *   lbr-freeze      the LBR unfreezes after every PMI (GLOBAL_STATUS 58)
+ *   intel-counters  memory events only where Intel's list puts them
+ *   pebs-0-3        Skylake family: PEBS on counters 0-3 only, HT off too
+ *   imprecise       samples are exact only for events Intel marks precise
+ *   ldlat-aux       Golden Cove load latency with its auxiliary event
+ *   taken-alone     Intel's TakenAlone events count alone
+ *   full-width      periods of 2^31 and more through the full-width alias
+ *   attribution     large-PEBS records go to their own task, at their time
+ *   exclude         a session's exclude flags hold for PMU events and LBR
+ *   lat-split       Golden Cove's two latencies are flagged as such
+ *   hybrid          a hybrid part's core types are planned apart
+ *   arch-lbr-caps   architectural LBR filters and fields per CPUID.1CH
+ *   tfa             with TSX force-abort off, counter 3 is not used
+ *   reservation     a fixed-counter-only session holds the GP counters
+ *   foreign-bits    another owner's bits of shared MSRs stay untouched
+ *   vmx             no PEBS while a CPU can enter a guest
+ *   stop-order      START/STOP at a high PMI rate: no unclaimed NMI
+ *
+ * A case that does not apply to the model (no arch LBR on Skylake, say)
+ * is not run; the plan counts only the cases that are. Each case also
+ * asserts the model logged no broken rule while it ran.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "device.h"
+#include "ktap.h"
+#include "msrs.h"
+#include "pmu_query.h"
+#include "pmulib.h"
+
+#define RUN_SECONDS	1.0
+#define MAX_CPUS	64
+#define VIOLATIONS	SIM_DEBUGFS "/violations"
+
+static volatile unsigned long sink;
+
+/* ---- the model's log and knobs ----------------------------------------- */
+
+/* Broken rules logged since the last call (the log is cleared). */
+static uint64_t violations(void)
+{
+	uint64_t n = 0;
+	char buf[512];
+	ssize_t len;
+	int fd;
+
+	if (read_u64(SIM_DEBUGFS "/violations_count", &n))
+		return ~0ULL;
+	if (n) {
+		fd = open(VIOLATIONS, O_RDONLY);
+		if (fd >= 0) {
+			len = read(fd, buf, sizeof(buf) - 1);
+			if (len > 0) {
+				buf[len] = '\0';
+				ktap_diag("model: %s", buf);
+			}
+			close(fd);
+		}
+	}
+	write_text(VIOLATIONS, "clear\n");
+	return n;
+}
+
+static void knob(const char *name, const char *value)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%s", name);
+	if (write_text(path, value))
+		ktap_diag("cannot set %s to %s", name, value);
+}
+
+static bool model_is(const struct pmu_test *pt, const char *name)
+{
+	return !strcmp(pt->model_name, name);
+}
+
+static bool skylake_family(const struct pmu_test *pt)
+{
+	return model_is(pt, "skylake") || model_is(pt, "skylake-htoff");
+}
+
+/* Hyper-threading off: eight GP counters, PEBS still on four. */
+static bool skylake_htoff(const struct pmu_test *pt)
+{
+	return model_is(pt, "skylake-htoff");
+}
+
+/* Four GP counters, so that losing counter 3 shows. */
+static bool skylake_ht(const struct pmu_test *pt)
+{
+	return model_is(pt, "skylake");
+}
+
+static bool golden_cove(const struct pmu_test *pt)
+{
+	return model_is(pt, "sapphirerapids") || model_is(pt, "alderlake");
+}
+
+/* Sum of one stats field over the CPUs. */
+static void stats_sum(struct sim_stats *sum)
+{
+	struct sim_stats st;
+	unsigned int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (sim_stats_read(cpu, &st))
+			break;
+		sum->lbr_ticks += st.lbr_ticks;
+		sum->lbr_frozen_ticks += st.lbr_frozen_ticks;
+		sum->records += st.records;
+		sum->uncounted += st.uncounted;
+		sum->pmis += st.pmis;
+	}
+}
+
+/* ---- sessions ---------------------------------------------------------- */
+
+struct seen {
+	pid_t a, b;			/* the children, when two */
+	uint64_t samples, exact, kernel, with_branches, branch_kernel;
+	uint64_t mem, lat_split, lat_ok, a_ok, a_bad, b_ok, b_bad;
+	uint64_t same_time, time_pairs, time_back;
+	uint64_t last_time[MAX_CPUS];
+	uint64_t lbr_cycles, lbr_type, lbr_mispred;
+	uint64_t ldlat;			/* threshold, for lat_ok */
+};
+
+static void tally(const struct skd_event *ev, void *arg)
+{
+	struct seen *t = arg;
+	const struct skd_rec_sample *s = ev->sample.rec;
+	bool user = (ev->misc & SKD_MISC_CPUMODE_MASK) == SKD_MISC_USER;
+	uint64_t lat, cache, instr, *last;
+	unsigned int i;
+
+	if (ev->type != SKD_REC_SAMPLE)
+		return;
+	t->samples++;
+	t->exact += !!(ev->misc & SKD_MISC_EXACT_IP);
+	t->kernel += !user;
+	if (ev->sample.branches)
+		t->with_branches++;
+	for (i = 0; ev->sample.branches && i < ev->sample.nr_branches; i++) {
+		const struct skd_branch_entry *e = &ev->sample.branches[i];
+
+		t->branch_kernel += (int64_t)e->from < 0 || (int64_t)e->to < 0;
+		t->lbr_cycles += !!(e->info & SKD_BR_INFO_CYC_VALID);
+		t->lbr_type += !!(e->info & SKD_BR_INFO_TYPE_VALID);
+		t->lbr_mispred += !!(e->info & SKD_BR_INFO_MISPRED);
+	}
+	if (ev->sample.mem) {
+		t->mem++;
+		lat = ev->sample.mem->latency;
+		if (ev->sample.mem->flags & SKD_MEM_LAT_SPLIT) {
+			t->lat_split++;
+			instr = lat & 0xffff;
+			cache = (lat >> 32) & 0xffff;
+			t->lat_ok += cache >= t->ldlat && instr >= cache;
+		}
+	}
+	/* Whose code: a's spin loop, or anything but it for b. */
+	if (user && t->a && ev->id->pid == (uint32_t)t->a) {
+		if (in_spin_loop(s->ip) || in_spin_caller(s->ip))
+			t->a_ok++;
+		else
+			t->a_bad++;
+	}
+	if (user && t->b && ev->id->pid == (uint32_t)t->b) {
+		if (in_spin_loop(s->ip))
+			t->b_bad++;
+		else
+			t->b_ok++;
+	}
+	if (ev->id->cpu < MAX_CPUS) {
+		last = &t->last_time[ev->id->cpu];
+		if (*last) {
+			t->time_pairs++;
+			t->same_time += ev->id->time == *last;
+			t->time_back += ev->id->time < *last;
+		}
+		*last = ev->id->time;
+	}
+}
+
+/* Run @cfg while @child runs, draining into @t. 0 or -errno. */
+static int run_session(struct skd_config *cfg, pid_t child, struct seen *t)
+{
+	struct drained d = { .each = tally, .arg = t };
+	struct test_session s;
+	bool exited = false;
+	int ret;
+
+	ret = session_open(&s, cfg);
+	if (!ret)
+		ret = skd_dev_start(s.fd);
+	if (ret) {
+		if (child > 0) {
+			kill(child, SIGKILL);
+			reap(child);
+		}
+		if (!ret)
+			session_close(&s);
+		return ret;
+	}
+	while (child > 0 && !exited && reap_nohang(child, &exited))
+		if (session_drain(&s, &d) < 0)
+			break;
+	skd_dev_stop(s.fd);
+	session_drain(&s, &d);
+	session_close(&s);
+	return d.malformed ? -EPROTO : 0;
+}
+
+/* CONFIG then START on a fresh fd: START's errno (0: it ran, stopped). */
+static int start_errno(struct skd_config *cfg)
+{
+	struct test_session s;
+	int ret;
+
+	ret = session_open(&s, cfg);
+	if (ret)
+		return ret;
+	ret = skd_dev_start(s.fd);
+	if (!ret)
+		skd_dev_stop(s.fd);
+	session_close(&s);
+	return ret;
+}
+
+static int config_one(const struct pmu_test *pt, struct skd_config *cfg,
+		      struct skd_event_attr *ev, const char *spec,
+		      uint64_t period)
+{
+	const char *specs[1] = { spec };
+
+	return pmu_config(pt, cfg, ev, specs, 1, period, 64);
+}
+
+/* A child running a syscall loop: time in the kernel on its behalf. */
+static pid_t spawn_syscaller(double seconds)
+{
+	pid_t pid = fork();
+	double end;
+
+	if (!pid) {
+		end = now_seconds() + seconds;
+		while (now_seconds() < end)
+			sink += getppid();
+		_exit(0);
+	}
+	return pid;
+}
+
+/* /skd/bin/busyloop on @cpu: another program, in another process. */
+static pid_t spawn_busyloop_on(double seconds, int cpu)
+{
+	char arg[32];
+	cpu_set_t set;
+	pid_t pid = fork();
+
+	if (!pid) {
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+		snprintf(arg, sizeof(arg), "%.1f", seconds);
+		execl("/skd/bin/busyloop", "busyloop", arg, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+static bool pass_clean(bool ok, const char *what)
+{
+	uint64_t v = violations();
+
+	if (v)
+		ktap_diag("%s: the model logged %llu broken rules", what,
+			  (unsigned long long)v);
+	return ok && !v;
+}
+
+/* ---- the cases ----------------------------------------------------------- */
+
+/* Item 1: with FREEZE_LBRS_ON_PMI the LBR must be unfrozen by the ack. */
+static void case_lbr_freeze(const struct pmu_test *pt)
+{
+	struct skd_event_attr ev[1];
+	struct sim_stats before, after;
+	struct skd_config cfg;
+	struct seen t = { 0 };
+	uint64_t ticks, frozen;
+	int ret;
+
+	ret = config_one(pt, &cfg, ev, "branches:p", 20011);
+	cfg.branch_sample = SKD_BRANCH_ANY | SKD_BRANCH_USER;
+	stats_sum(&before);
+	if (!ret)
+		ret = run_session(&cfg, spawn_spinner(RUN_SECONDS), &t);
+	stats_sum(&after);
+	ticks = after.lbr_ticks - before.lbr_ticks;
+	frozen = after.lbr_frozen_ticks - before.lbr_frozen_ticks;
+	ktap_result(pass_clean(!ret && t.with_branches && ticks &&
+			       frozen * 10 < ticks, "lbr-freeze"),
+		    "lbr-freeze: the LBR records again after each PMI: frozen "
+		    "%llu of %llu ticks, %llu samples with branches (%s)",
+		    (unsigned long long)frozen, (unsigned long long)ticks,
+		    (unsigned long long)t.with_branches, strerror(-ret));
+}
+
+/* Item 2: memory events count on counters 0-3 only (Intel's lists). */
+static void case_intel_counters(const struct pmu_test *pt)
+{
+	static const char *const five[] = {
+		"mem_inst_retired.all_loads:p", "mem_inst_retired.all_stores:p",
+		"mem_load_retired.l1_miss:p", "mem_load_retired.l2_miss:p",
+		"mem_load_retired.l3_miss:p",
+	};
+	struct skd_event_attr ev[5];
+	struct skd_config cfg;
+	int ret;
+
+	ret = pmu_config(pt, &cfg, ev, five, 5, 100003, 4);
+	if (!ret)
+		ret = pmu_config_errno(&cfg);
+	ktap_result(pass_clean(ret == -ENOSPC, "intel-counters"),
+		    "intel-counters: five memory events cannot share counters "
+		    "0-3, CONFIG says ENOSPC (%s)", strerror(-ret));
+}
+
+/* Item 3: Skylake family, HT off: PEBS still only on counters 0-3. */
+static void case_pebs_0_3(const struct pmu_test *pt)
+{
+	static const char *const specs[] = {
+		"br_inst_retired.near_taken:p", "br_inst_retired.near_call:p",
+		"br_inst_retired.near_return:p", "br_inst_retired.conditional:p",
+		"br_inst_retired.all_branches", "br_misp_retired.all_branches",
+		"uops_issued.any", "uops_executed.thread",
+	};
+	struct skd_event_attr ev[8];
+	struct sim_msrs m;
+	struct skd_config cfg;
+	uint64_t pebs = 0;
+	bool seen = false;
+	int ret, five;
+
+	/* Five PEBS events: there are four PEBS counters. */
+	ret = pmu_config(pt, &cfg, ev, specs, 5, 100003, 4);
+	five = ret ? ret : pmu_config_errno(&cfg);
+	ret = pmu_config(pt, &cfg, ev, specs, 8, 100003, 4);
+	if (!ret) {
+		struct test_session s;
+
+		ret = session_open(&s, &cfg);
+		if (!ret && !(ret = skd_dev_start(s.fd))) {
+			seen = !sim_msrs_read(0, &m) &&
+			       sim_msr_get(&m, SKD_MSR_PEBS_ENABLE, &pebs);
+			skd_dev_stop(s.fd);
+		}
+		if (!ret || s.fd >= 0)
+			session_close(&s);
+	}
+	ktap_result(pass_clean(five == -ENOSPC && !ret && seen &&
+			       (pebs & 0xf) == 0xf && !(pebs & 0xf0),
+			       "pebs-0-3"),
+		    "pebs-0-3: five PEBS events refused (%s); four PEBS and "
+		    "four plain events run with PEBS_ENABLE 0x%llx",
+		    strerror(-five), (unsigned long long)pebs);
+}
+
+/* Item 4: exact IPs only for events Intel marks precise. */
+static void case_imprecise(const struct pmu_test *pt)
+{
+	struct skd_event_attr ev[1];
+	struct skd_config cfg;
+	struct seen precise = { 0 }, cycles = { 0 };
+	int r1, r2, r3;
+
+	r1 = config_one(pt, &cfg, ev, "br_inst_retired.all_branches:pp",
+			20011);
+	if (skylake_family(pt))
+		r1 = config_one(pt, &cfg, ev,
+				"br_inst_retired.all_branches_pebs:pp", 20011);
+	if (!r1)
+		r1 = run_session(&cfg, spawn_spinner(RUN_SECONDS), &precise);
+	/* Cycles: CPU_CLK_UNHALTED has Precise 0 from Ice Lake on. */
+	r2 = skylake_family(pt) ? 0 :
+	     config_one(pt, &cfg, ev, "cpu_clk_unhalted.thread_p:p", 100003);
+	if (!skylake_family(pt) && !r2)
+		r2 = run_session(&cfg, spawn_spinner(RUN_SECONDS), &cycles);
+	/* On Skylake INST_RETIRED.ANY_P has PEBS 0: no :p for it. */
+	r3 = skylake_family(pt) ?
+	     config_one(pt, &cfg, ev, "inst_retired.any_p:p", 100003) : 0;
+	if (skylake_family(pt) && !r3)
+		r3 = pmu_config_errno(&cfg);
+	ktap_result(pass_clean(!r1 && precise.samples &&
+			       precise.exact == precise.samples &&
+			       !r2 && cycles.exact == 0 &&
+			       (skylake_family(pt) ? r3 == -EOPNOTSUPP :
+						     cycles.samples > 0),
+			       "imprecise"),
+		    "imprecise: precise branches exact (%llu of %llu), "
+		    "cycles never marked exact (%llu of %llu), Skylake "
+		    "inst_retired.any_p:p refused (%s)",
+		    (unsigned long long)precise.exact,
+		    (unsigned long long)precise.samples,
+		    (unsigned long long)cycles.exact,
+		    (unsigned long long)cycles.samples, strerror(-r3));
+}
+
+/* Items 5 and 9: Golden Cove load latency: aux event, two latencies. */
+static void case_ldlat(const struct pmu_test *pt)
+{
+	struct skd_event_attr ev[1];
+	struct skd_config cfg;
+	struct seen t = { .ldlat = 32 };
+	int ret;
+
+	ret = config_one(pt, &cfg, ev,
+			 "mem_trans_retired.load_latency_gt_32:p", 10007);
+	if (!ret)
+		ret = run_session(&cfg, spawn_spinner(RUN_SECONDS), &t);
+	ktap_result(pass_clean(!ret && t.mem && t.mem == t.samples,
+			       "ldlat-aux"),
+		    "ldlat-aux: load latency records arrive beside event "
+		    "0x03/0x82 (%llu samples, %llu with memory info: %s)",
+		    (unsigned long long)t.samples, (unsigned long long)t.mem,
+		    strerror(-ret));
+	ktap_result(t.mem && t.lat_split == t.mem && t.lat_ok == t.mem,
+		    "lat-split: each says its latency has two fields, cache "
+		    ">= ldlat and instruction >= cache (%llu, %llu of %llu)",
+		    (unsigned long long)t.lat_split,
+		    (unsigned long long)t.lat_ok, (unsigned long long)t.mem);
+}
+
+/* Intel's TakenAlone: a load-latency event with another GP event. */
+static void case_taken_alone(const struct pmu_test *pt)
+{
+	static const char *const two[] = {
+		"mem_trans_retired.load_latency_gt_32:p",
+		"br_inst_retired.all_branches",
+	};
+	struct skd_event_attr ev[2];
+	struct skd_config cfg;
+	int ret;
+
+	ret = pmu_config(pt, &cfg, ev, two, 2, 100003, 4);
+	if (!ret)
+		ret = pmu_config_errno(&cfg);
+	ktap_result(pass_clean(ret == -ENOSPC, "taken-alone"),
+		    "taken-alone: load latency with another GP event is "
+		    "refused with ENOSPC (%s)", strerror(-ret));
+}
+
+/* Item 6: a period of 2^33 + 5000 must not sample every 5000 events. */
+static void case_full_width(const struct pmu_test *pt)
+{
+	struct skd_event_attr ev[1];
+	struct skd_config cfg;
+	struct seen t = { 0 };
+	int ret;
+
+	ret = config_one(pt, &cfg, ev, "br_inst_retired.all_branches",
+			 (1ULL << 33) + 5000);
+	if (!ret)
+		ret = run_session(&cfg, spawn_spinner(RUN_SECONDS), &t);
+	ktap_result(pass_clean(!ret && t.samples <= 1, "full-width"),
+		    "full-width: period 2^33+5000 (about 20 s of branches) "
+		    "gives %llu samples in %.0f s (%s)",
+		    (unsigned long long)t.samples, RUN_SECONDS, strerror(-ret));
+}
+
+/*
+ * Item 7: system-wide large PEBS with two programs taking turns on CPU 1:
+ * each record goes to the task that wrote it, at its own time.
+ */
+static void case_attribution(const struct pmu_test *pt)
+{
+	struct skd_event_attr ev[1];
+	struct skd_config cfg;
+	struct seen t = { 0 };
+	int ret;
+
+	ret = config_one(pt, &cfg, ev, "branches:pp", 20011);
+	if (!ret) {
+		t.a = spawn_spinner_on(2 * RUN_SECONDS, 1);
+		t.b = spawn_busyloop_on(2 * RUN_SECONDS, 1);
+		ret = run_session(&cfg, t.a, &t);
+		reap(t.b);
+	}
+	ktap_result(pass_clean(!ret && t.a_ok > 50 && t.b_ok > 50 &&
+			       !t.a_bad && !t.b_bad, "attribution"),
+		    "attribution: records of two programs sharing a CPU go to "
+		    "their own task (%llu + %llu right, %llu + %llu wrong)",
+		    (unsigned long long)t.a_ok, (unsigned long long)t.b_ok,
+		    (unsigned long long)t.a_bad, (unsigned long long)t.b_bad);
+	ktap_result(t.time_pairs > 100 && t.same_time * 100 < t.time_pairs &&
+		    !t.time_back,
+		    "attribution: each record has its own time (%llu of %llu "
+		    "consecutive samples share one, %llu go back)",
+		    (unsigned long long)t.same_time,
+		    (unsigned long long)t.time_pairs,
+		    (unsigned long long)t.time_back);
+}
+
+/* Item 8: SKD_CFG_EXCLUDE_KERNEL for PMU events and the LBR. */
+static void case_exclude(const struct pmu_test *pt)
+{
+	struct skd_event_attr ev[1];
+	struct skd_config cfg;
+	struct seen t = { 0 };
+	int ret;
+
+	ret = config_one(pt, &cfg, ev, "branches:p", 20011);
+	cfg.flags |= SKD_CFG_EXCLUDE_KERNEL;
+	cfg.branch_sample = SKD_BRANCH_ANY;
+	if (!ret)
+		ret = run_session(&cfg, spawn_syscaller(RUN_SECONDS), &t);
+	ktap_result(pass_clean(!ret && t.samples && !t.kernel &&
+			       t.with_branches && !t.branch_kernel,
+			       "exclude"),
+		    "exclude: a session excluding the kernel samples a syscall "
+		    "loop in user mode only (%llu of %llu in the kernel, %llu "
+		    "kernel branches)", (unsigned long long)t.kernel,
+		    (unsigned long long)t.samples,
+		    (unsigned long long)t.branch_kernel);
+}
+
+/* Item 10: the hybrid model's core types. */
+static void case_hybrid(const struct pmu_test *pt)
+{
+	struct skd_pmu_info p, e;
+	struct skd_event_attr ev[1];
+	struct skd_pmu_caps ecaps;
+	struct skd_config cfg;
+	struct seen t = { 0 };
+	uint64_t cpu1 = 1ULL << 1;
+	char why[256];
+	int fd, q, mixed, ret;
+
+	fd = skd_dev_open(false);
+	q = fd < 0 ? fd : pmu_query_cpu(fd, SKD_BACKEND_SIM, pt->sim_model, 0,
+					 &p);
+	if (!q)
+		q = pmu_query_cpu(fd, SKD_BACKEND_SIM, pt->sim_model, 1, &e);
+	if (fd >= 0)
+		close(fd);
+	ktap_result(!q && p.core_type == 0x40 && e.core_type == 0x20 &&
+		    !strcmp(p.model_name, "alderlake_goldencove") &&
+		    !strcmp(e.model_name, "alderlake_gracemont") &&
+		    p.nr_gp == 8 && e.nr_gp == 6,
+		    "hybrid: CPU 0 is a Golden Cove P-core (%s, %u GP), CPU 1 "
+		    "a Gracemont E-core (%s, %u GP)", q ? "?" : p.model_name,
+		    q ? 0 : p.nr_gp, q ? "?" : e.model_name, q ? 0 : e.nr_gp);
+
+	/* Both core types in one session: refused. */
+	ret = config_one(pt, &cfg, ev, "br_inst_retired.all_branches", 100003);
+	cfg.cpumask_ptr = 0;
+	cfg.cpumask_bytes = 0;
+	mixed = ret ? ret : pmu_config_errno(&cfg);
+	/* The E-core alone, with an event of its own list. */
+	skd_caps_from_info(&e, &ecaps);
+	ret = q ? q : skd_event_parse("mem_uops_retired.all_loads:p", &ecaps,
+				      ev, why, sizeof(why));
+	if (!ret) {
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.size = sizeof(cfg);
+		cfg.backend = SKD_BACKEND_SIM;
+		cfg.sim_model = pt->sim_model;
+		cfg.ring_pages = 64;
+		cfg.sample_period = 20011;
+		ev[0].sample_period = 20011;
+		cfg.events_ptr = (uintptr_t)ev;
+		cfg.nr_events = 1;
+		cfg.event_attr_size = sizeof(ev[0]);
+		cfg.cpumask_ptr = (uintptr_t)&cpu1;
+		cfg.cpumask_bytes = sizeof(cpu1);
+		ret = run_session(&cfg, spawn_spinner_on(RUN_SECONDS, 1), &t);
+	}
+	ktap_result(pass_clean(mixed == -EOPNOTSUPP && !ret && t.samples &&
+			       t.mem == t.samples, "hybrid"),
+		    "hybrid: a session over both core types is refused (%s); "
+		    "the E-core samples its own mem_uops_retired.all_loads "
+		    "(%llu samples, %s)", strerror(-mixed),
+		    (unsigned long long)t.samples, strerror(-ret));
+}
+
+/* Item 11: architectural LBR filters and INFO fields per CPUID.1CH. */
+static void case_arch_lbr_caps(const struct pmu_test *pt)
+{
+	struct skd_event_attr ev[1];
+	struct skd_config cfg;
+	struct seen full = { 0 }, bare = { 0 };
+	int stack, r1, r2;
+
+	/* Call stacks need CPL and branch-type filtering too. */
+	knob("lbr_filters", "0x4");
+	stack = config_one(pt, &cfg, ev, "branches:p", 20011);
+	cfg.branch_sample = SKD_BRANCH_CALL_STACK | SKD_BRANCH_USER;
+	if (!stack)
+		stack = pmu_config_errno(&cfg);
+	knob("lbr_filters", "0x7");
+	/* INFO fields only where CPUID.1CH:ECX says they are filled. */
+	knob("lbr_info_fields", "0x0");
+	r1 = config_one(pt, &cfg, ev, "branches:p", 20011);
+	cfg.branch_sample = SKD_BRANCH_ANY | SKD_BRANCH_USER;
+	if (!r1)
+		r1 = run_session(&cfg, spawn_spinner(RUN_SECONDS), &bare);
+	knob("lbr_info_fields", "0x7");
+	r2 = config_one(pt, &cfg, ev, "branches:p", 20011);
+	cfg.branch_sample = SKD_BRANCH_ANY | SKD_BRANCH_USER;
+	if (!r2)
+		r2 = run_session(&cfg, spawn_spinner(RUN_SECONDS), &full);
+	ktap_result(pass_clean(stack == -EOPNOTSUPP && !r1 && !r2 &&
+			       bare.with_branches && full.with_branches &&
+			       !bare.lbr_cycles && !bare.lbr_type &&
+			       full.lbr_cycles && full.lbr_type,
+			       "arch-lbr-caps"),
+		    "arch-lbr-caps: no call stack without CPL and type filters "
+		    "(%s); cycles/type fields only when CPUID.1CH:ECX has them "
+		    "(%llu/%llu without, %llu/%llu with)", strerror(-stack),
+		    (unsigned long long)bare.lbr_cycles,
+		    (unsigned long long)bare.lbr_type,
+		    (unsigned long long)full.lbr_cycles,
+		    (unsigned long long)full.lbr_type);
+}
+
+/* Item 13: TSX force-abort off: counter 3 is TSX's. */
+static void case_tfa(const struct pmu_test *pt)
+{
+	static const char *const specs[] = {
+		"br_inst_retired.all_branches", "br_misp_retired.all_branches",
+		"uops_issued.any", "uops_executed.thread",
+	};
+	struct skd_event_attr ev[4];
+	struct skd_config cfg;
+	int four, three;
+
+	knob("tfa", "1");
+	four = pmu_config(pt, &cfg, ev, specs, 4, 100003, 4);
+	if (!four)
+		four = pmu_config_errno(&cfg);
+	three = pmu_config(pt, &cfg, ev, specs, 3, 100003, 4);
+	if (!three)
+		three = start_errno(&cfg);
+	knob("tfa", "0");
+	ktap_result(pass_clean(four == -ENOSPC && !three, "tfa"),
+		    "tfa: with TSX force-abort off four GP events do not fit "
+		    "(%s), three run off counter 3 (%s)", strerror(-four),
+		    strerror(-three));
+}
+
+/* Item 15: fixed-counter sessions hold the GP counters too. */
+static void case_reservation(const struct pmu_test *pt)
+{
+	struct skd_event_attr ev[1];
+	struct skd_config cfg;
+	int held, free;
+
+	knob("held_counters", "0x1");
+	held = config_one(pt, &cfg, ev, "instructions", 1000003);
+	if (!held)
+		held = start_errno(&cfg);
+	knob("held_counters", "0");
+	free = config_one(pt, &cfg, ev, "instructions", 1000003);
+	if (!free)
+		free = start_errno(&cfg);
+	ktap_result(pass_clean(held == -EBUSY && !free, "reservation"),
+		    "reservation: an instructions-only session (fixed counter "
+		    "0) cannot start while perf holds counter 0 (%s), starts "
+		    "when it is free (%s)", strerror(-held), strerror(-free));
+}
+
+/* Items 15 and 16: another owner's bits of shared MSRs stay as they are. */
+static void case_foreign_bits(const struct pmu_test *pt)
+{
+	struct skd_event_attr ev[1];
+	struct sim_msrs m;
+	struct skd_config cfg;
+	struct test_session s;
+	uint64_t fixed = 0, ctrl = 0;
+	bool ran = false;
+	int ret;
+
+	/* The NMI watchdog's fixed counter 1: OS, USR and PMI, enabled. */
+	sim_msr_write(0, SKD_MSR_FIXED_CTR_CTRL, 0xb0);
+	sim_msr_write(0, SKD_MSR_GLOBAL_CTRL, 1ULL << 33);
+	knob("foreign_fixed", "0xf0");
+	knob("foreign_ctrl", "0x200000000");
+	ret = config_one(pt, &cfg, ev, "instructions", 1000003);
+	if (!ret)
+		ret = session_open(&s, &cfg);
+	if (!ret) {
+		ran = !skd_dev_start(s.fd);
+		if (ran) {
+			/* The owner takes fixed counter 2 meanwhile. */
+			if (!sim_msrs_read(0, &m))
+				sim_msr_get(&m, SKD_MSR_FIXED_CTR_CTRL, &fixed);
+			sim_msr_write(0, SKD_MSR_FIXED_CTR_CTRL, fixed | 0xb00);
+			knob("foreign_fixed", "0xff0");
+			sleep_seconds(0.2);
+			skd_dev_stop(s.fd);
+		}
+		session_close(&s);
+	}
+	fixed = ctrl = 0;
+	if (!sim_msrs_read(0, &m)) {
+		sim_msr_get(&m, SKD_MSR_FIXED_CTR_CTRL, &fixed);
+		sim_msr_get(&m, SKD_MSR_GLOBAL_CTRL, &ctrl);
+	}
+	knob("foreign_fixed", "0");
+	knob("foreign_ctrl", "0");
+	sim_msr_write(0, SKD_MSR_FIXED_CTR_CTRL, 0);
+	sim_msr_write(0, SKD_MSR_GLOBAL_CTRL, 0);
+	ktap_result(pass_clean(ran && (fixed & 0xff0) == 0xbb0 &&
+			       (ctrl & (1ULL << 33)), "foreign-bits"),
+		    "foreign-bits: another owner's fixed counters 1 and 2 "
+		    "and its GLOBAL_CTRL bit survive a session on fixed "
+		    "counter 0 (FIXED_CTR_CTRL 0x%llx, GLOBAL_CTRL 0x%llx)",
+		    (unsigned long long)fixed, (unsigned long long)ctrl);
+}
+
+/* Item 14: no PEBS while a CPU can enter a guest. */
+static void case_vmx(const struct pmu_test *pt)
+{
+	struct skd_event_attr ev[1];
+	struct skd_config cfg;
+	int pebs, plain, mod_during, mod_after;
+	struct test_session s;
+
+	knob("vmx", "1");
+	pebs = config_one(pt, &cfg, ev, "branches:p", 100003);
+	if (!pebs)
+		pebs = start_errno(&cfg);
+	plain = config_one(pt, &cfg, ev, "branches", 100003);
+	if (!plain)
+		plain = start_errno(&cfg);
+	knob("vmx", "0");
+
+	/* A hypervisor module cannot come while PEBS runs. */
+	mod_during = config_one(pt, &cfg, ev, "branches:p", 100003);
+	if (!mod_during)
+		mod_during = session_open(&s, &cfg);
+	if (!mod_during) {
+		mod_during = skd_dev_start(s.fd);
+		if (!mod_during) {
+			mod_during = system("insmod /skd/bin/kvm_intel.ko 2>/dev/null");
+			skd_dev_stop(s.fd);
+		}
+		session_close(&s);
+	}
+	mod_after = system("insmod /skd/bin/kvm_intel.ko");
+	/* ... and PEBS cannot start while one is loaded. */
+	pebs = pebs == -EBUSY ? 0 : pebs;
+	if (!mod_after) {
+		int again = config_one(pt, &cfg, ev, "branches:p", 100003);
+
+		if (!again)
+			again = start_errno(&cfg);
+		pebs = pebs ? pebs : again == -EBUSY ? 0 : again ? again : -1;
+		system("rmmod kvm_intel");
+	}
+	ktap_result(pass_clean(!pebs && !plain && mod_during && !mod_after,
+			       "vmx"),
+		    "vmx: PEBS refuses to start with VMX on and with a "
+		    "hypervisor loaded, plain counting starts (%s); loading "
+		    "kvm_intel fails during a PEBS session (rc %d), works "
+		    "after (rc %d)", strerror(-plain), mod_during, mod_after);
+}
+
+/* Item 16: START/STOP under a high PMI rate: every PMI claimed. */
+static void case_stop_order(const struct pmu_test *pt)
+{
+	struct skd_event_attr ev[1];
+	struct skd_config cfg;
+	struct test_session s;
+	unsigned int i, ok = 0;
+	pid_t spin;
+	int ret;
+	FILE *f;
+	char line[256];
+	unsigned int unknown = 0;
+
+	ret = config_one(pt, &cfg, ev, "br_inst_retired.all_branches", 2003);
+	spin = spawn_spinner(3 * RUN_SECONDS);
+	cfg.flags &= ~SKD_CFG_PID;
+	for (i = 0; !ret && i < 100; i++) {
+		if (session_open(&s, &cfg))
+			break;
+		if (!skd_dev_start(s.fd)) {
+			sleep_seconds(0.005);
+			ok += !skd_dev_stop(s.fd);
+		}
+		session_close(&s);
+	}
+	kill(spin, SIGKILL);
+	reap(spin);
+	f = popen("dmesg", "r");
+	while (f && fgets(line, sizeof(line), f))
+		unknown += !!strstr(line, "NMI received for unknown reason");
+	if (f)
+		pclose(f);
+	ktap_result(pass_clean(ok == 100 && !unknown, "stop-order"),
+		    "stop-order: 100 START/STOP cycles at about 200000 PMIs/s, "
+		    "%u stopped cleanly, %u unclaimed NMIs", ok, unknown);
+}
+
+struct tcase {
+	void (*run)(const struct pmu_test *pt);
+	bool (*applies)(const struct pmu_test *pt);
+	unsigned int results;
+};
+
+static bool always(const struct pmu_test *pt)
+{
+	return true;
+}
+
+static bool has_ldlat_aux(const struct pmu_test *pt)
+{
+	return golden_cove(pt);
+}
+
+static bool has_arch_lbr(const struct pmu_test *pt)
+{
+	return pt->pmu.flags & SKD_PMU_ARCH_LBR;
+}
+
+static bool is_hybrid(const struct pmu_test *pt)
+{
+	return pt->pmu.flags & SKD_PMU_HYBRID;
+}
+
+static bool two_cpus(const struct pmu_test *pt)
+{
+	/* CPU 1 must be of the sessions' core type to share it. */
+	return pt->cpu_mask & 2;
+}
+
+static const struct tcase cases[] = {
+	{ case_lbr_freeze, always, 1 },
+	{ case_intel_counters, always, 1 },
+	{ case_pebs_0_3, skylake_htoff, 1 },
+	{ case_imprecise, always, 1 },
+	{ case_ldlat, has_ldlat_aux, 2 },
+	{ case_taken_alone, always, 1 },
+	{ case_full_width, always, 1 },
+	{ case_attribution, two_cpus, 2 },
+	{ case_exclude, always, 1 },
+	{ case_hybrid, is_hybrid, 2 },
+	{ case_arch_lbr_caps, has_arch_lbr, 1 },
+	{ case_tfa, skylake_ht, 1 },
+	{ case_reservation, always, 1 },
+	{ case_foreign_bits, always, 1 },
+	{ case_vmx, always, 1 },
+	{ case_stop_order, always, 1 },
+};
+
+int main(int argc, char **argv)
+{
+	struct pmu_test pt;
+	unsigned int i, planned = 0;
+
+	pmu_test_init(&pt, argc, argv);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (cases[i].applies(&pt))
+			planned += cases[i].results;
+	ktap_plan(planned);
+	violations();
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (cases[i].applies(&pt))
+			cases[i].run(&pt);
+	return ktap_finish();
+}
