@@ -418,8 +418,12 @@ static int restrict_pebs(struct planner *p, unsigned int i)
 			    event_name(p, i, name), sfx, caps->pebs_fmt);
 
 	pebs_slots(p, ec, &pebs, &pdist, &exact, &data_la);
+	/*
+	 * GP 0-3 and no fixed counter: these parts predate extended PEBS,
+	 * and IA32_PEBS_ENABLE bits 32-35 are their load-latency enables.
+	 */
 	if (caps->cpu && (caps->cpu->flags & SKD_MODEL_PEBS_GP0_3))
-		pebs &= 0x00f | SKD_SLOTS_FIXED;
+		pebs &= 0x00f;
 	if (!(ec->slots & pebs)) {
 		if (!pebs)
 			return fail(p, -EOPNOTSUPP,
