@@ -17,6 +17,7 @@
 #include "record.h"
 #include "sideband.h"
 #include "intel/vmx_guard.h"
+#include "memlock.h"
 
 /* Ring indexes are local_t: 64 bits wide only on 64-bit kernels. */
 #ifndef CONFIG_X86_64
@@ -27,9 +28,15 @@ static char *backend = "timer";
 module_param(backend, charp, 0444);
 MODULE_PARM_DESC(backend, "Default backend for sessions that do not pick one (timer, intel)");
 
+/*
+ * The timer backend's hrtimer fires at most this often per CPU: above
+ * 100 kHz (10 us a sample, the PMU's default max_sample_rate) a CPU would
+ * spend most of its time in the sampling interrupt.
+ */
+#define SKD_MAX_FREQ_LIMIT	100000
 unsigned int skd_max_freq = 20000;
 module_param_named(max_freq, skd_max_freq, uint, 0444);
-MODULE_PARM_DESC(max_freq, "Highest timer backend sampling frequency, Hz (default 20000)");
+MODULE_PARM_DESC(max_freq, "Highest timer backend sampling frequency, Hz, 1..100000 (default 20000)");
 
 unsigned int skd_max_ring_pages = 4096;
 module_param_named(max_ring_pages, skd_max_ring_pages, uint, 0444);
@@ -40,9 +47,10 @@ static int __init skd_init(void)
 	char pmu[128];
 	int ret;
 
-	if (!skd_max_freq || skd_max_freq > NSEC_PER_SEC ||
+	if (!skd_max_freq || skd_max_freq > SKD_MAX_FREQ_LIMIT ||
 	    !skd_max_ring_pages || !is_power_of_2(skd_max_ring_pages)) {
-		pr_err("max_freq must be 1..1000000000 and max_ring_pages a power of two\n");
+		pr_err("max_freq must be 1..%u and max_ring_pages a power of two\n",
+		       SKD_MAX_FREQ_LIMIT);
 		return -EINVAL;
 	}
 	ret = skd_hw_detect();
@@ -92,6 +100,7 @@ static void __exit skd_exit(void)
 	skd_sideband_uninit();
 	skd_record_uninit();
 	skd_vmx_guard_uninit();
+	skd_memlock_uninit();
 	skd_hw_forget();
 }
 

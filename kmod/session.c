@@ -25,6 +25,7 @@
 #include <linux/smp.h>
 
 #include "backend.h"
+#include "memlock.h"
 #include "params.h"
 #include "ring.h"
 #include "session.h"
@@ -80,6 +81,7 @@ void skd_session_destroy(struct skd_session *s)
 	if (s->configured)
 		s->backend->fini(s);
 	free_rings(s);
+	skd_memlock_uncharge(&s->mem);
 	put_pid(s->target);
 	put_pid_ns(s->pid_ns);
 	free_cpumask_var(s->cpus);
@@ -221,6 +223,11 @@ int skd_session_config(struct skd_session *s, const struct skd_config *cfg,
 		if (ret)
 			goto err_reset;
 	}
+	/* A ring per possible CPU: its data pages and its control page. */
+	ret = skd_memlock_charge(&s->mem, (unsigned long)num_possible_cpus() *
+				 (s->cfg.ring_pages + 1));
+	if (ret)
+		goto err_reset;
 	ret = alloc_rings(s);
 	if (ret)
 		goto err_free_rings;
@@ -235,6 +242,7 @@ int skd_session_config(struct skd_session *s, const struct skd_config *cfg,
 
 err_free_rings:
 	free_rings(s);
+	skd_memlock_uncharge(&s->mem);
 err_reset:
 	put_pid(s->target);
 	s->target = NULL;

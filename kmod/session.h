@@ -12,6 +12,7 @@
 #include <linux/poll.h>
 #include <linux/wait.h>
 
+#include "memlock.h"
 #include "skidless.h"
 
 struct skd_backend;
@@ -39,6 +40,7 @@ struct skd_session {
 	u64 period_ns;			/* timer backend: resolved period */
 
 	struct skd_ring **rings;	/* [nr_cpu_ids], one per possible CPU */
+	struct skd_memlock mem;		/* what the rings pin (memlock.c) */
 	cpumask_var_t cpus;		/* CPUs that sample */
 	struct pid *target;		/* SKD_CFG_PID: process to follow */
 	struct pid_namespace *pid_ns;	/* ids in records are in this ns */

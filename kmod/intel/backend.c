@@ -15,6 +15,7 @@
  * CPU's PMU at a time. Programming and restoring a CPU is program.c's.
  */
 #include <linux/cpumask.h>
+#include <linux/pfn.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -191,6 +192,7 @@ static void pmu_fini(struct skd_session *s)
 	}
 	if (ps->sim)
 		skd_sim_put();
+	skd_memlock_uncharge(&ps->mem);
 	kfree(ps);
 	s->backend_data = NULL;
 }
@@ -252,6 +254,13 @@ static int pmu_init(struct skd_session *s, const struct skd_pmu_ops *ops,
 		pc->ps = ps;
 		pc->cpu = cpu;
 		skd_pmu_throttle_init(pc);
+	}
+	if (ps->plan.pebs_counters) {
+		/* A DS page and the PEBS buffer per CPU, charged first. */
+		ret = skd_memlock_charge(&ps->mem, cpumask_weight(s->cpus) *
+					 (1 + PFN_UP(PEBS_BUFFER_BYTES)));
+		if (ret)
+			goto err_fini;
 	}
 	for_each_cpu(cpu, s->cpus) {
 		if (!ps->plan.pebs_counters)

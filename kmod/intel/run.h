@@ -38,6 +38,7 @@
 #include <linux/percpu.h>
 #include <asm/tsc.h>
 
+#include "memlock.h"
 #include "plan.h"
 #include "pmu.h"
 
@@ -104,6 +105,7 @@ struct skd_pmu_session {
 	bool switch_probe;		/* holds the sched_switch probe */
 	bool tsc_time;			/* records' TSC gives their time */
 	bool sim;			/* holds the sim provider's module */
+	struct skd_memlock mem;		/* what the DS areas pin */
 	/* What every sample of an event carries: skd_pmu_drain_setup(). */
 	u16 ev_misc[SKD_MAX_EVENTS + 1];
 	u32 mem_flags;			/* skd_sample_mem.flags */

@@ -9,7 +9,7 @@ KO=${SKD_KO:-/skd/skidless.ko}
 CYCLES=${1:-100}
 
 [ -f "$KO" ] || { echo "1..0 # SKIP no module at $KO"; exit 4; }
-plan 6
+plan 7
 skd_insmod
 
 exec 3<>/dev/skidless
@@ -31,6 +31,12 @@ wait $holder
 result $? "the mapping holder ran cleanly"
 
 check "rmmod works once nothing holds the module" skd_rmmod
+
+# A timer faster than 100 kHz per CPU would leave it little else to do.
+out=$(insmod "$KO" max_freq=1000000000 2>&1)
+rc=$?
+[ $rc -ne 0 ] && ! skd_loaded && dmesg | tail -n 3 | grep -q "max_freq must be 1..100000"
+result $? "insmod max_freq=1000000000 is refused and says the range (rc $rc)"
 
 ok=0
 i=0

@@ -16,7 +16,7 @@ EVD_DATA := $(EVD_PERFMON)/mapfile.csv $(wildcard $(EVD_PERFMON)/*/events/*.json
 
 TESTS += test_event_data
 
-$(EVD_GEN) &: $(EVD_INTEL)/gen_events.c $(EVD_DATA)
+$(EVD_GEN) &: $(TOP)/kmod/host/gen_events.c $(EVD_DATA)
 	$(MAKE) -C $(TOP) $(EVD_GEN)
 
 $(UBUILD)/test_event_data: test_event_data.c $(EVD_INTEL)/plan.c \
