@@ -5,7 +5,8 @@
  * (kmod/ring_core.c) and decoders (kmod/intel/pebs.c, lbr_decode.c),
  * built unchanged against the stand-ins in bench/kernel/ and fed PEBS
  * records written here field by field from the format tables of
- * ../shared/ref/pmu-intel.md (4.1, 4.6, 5.1), not by the module's code.
+ * the SDM (Vol. 3B, "PEBS Record Format", "Adaptive PEBS", "LBR Stack"),
+ * not by the module's code.
  *
  *   drain_bench CASE [RECORDS]          drain RECORDS records, check them
  *   drain_bench --peer CASE [RECORDS]   memcpy() each record instead

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * LBR entries into struct skd_branch_entry (lbr.h), written from the
- * format table and decoding summary of ../shared/ref/pmu-intel.md section
- * 5 (5.1, 5.5): legacy formats 0-7 and architectural LBR.
+ * LBR format table of the SDM (Vol. 3B, "Last Branch Record Stack" and
+ * "Architectural Last Branch Records") and perf's decoder
+ * (arch/x86/events/intel/lbr.c): legacy formats 0-7 and architectural LBR.
  *
  * Flag bits are taken out of the raw FROM/TO/INFO values into ->info, in
  * the SKD_BR_INFO_* layout, and only the bits the format defines: reserved

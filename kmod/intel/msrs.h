@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Intel PMU registers skidless programs, with the bits it uses. Written
- * from the SDM's architectural perfmon chapter as summarized in
- * ../shared/ref/pmu-intel.md (sections 2, 3, 5); plain constants so the
+ * from the SDM's performance monitoring chapters (Vol. 3B, "Architectural
+ * Performance Monitoring", "Debug Store", "Last Branch Records"), with
+ * <asm/msr-index.h>'s names in the comments; plain constants so the
  * pure planning and decoding code also builds on the host.
  */
 #ifndef _SKD_INTEL_MSRS_H

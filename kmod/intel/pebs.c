@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * PEBS records, formats 1 to 5 (pebs.h), written from the record tables
- * of ../shared/ref/pmu-intel.md section 4.
+ * of the SDM (Vol. 3B, "PEBS Record Format" and "Adaptive PEBS") and
+ * perf's layouts (arch/x86/events/intel/ds.c, struct pebs_record_*).
  *
  * Formats 1-3 are fixed arrays of u64 slots. Formats 4 and 5 with adaptive
  * PEBS are a basic group whose first word gives the record's own size

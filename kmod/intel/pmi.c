@@ -7,10 +7,10 @@
  * counters that overflowed without PEBS, and re-arms LVTPC. It never
  * allocates, locks or sleeps; wakeups go through the rings' irq_work.
  *
- * Flow (../shared/ref/pmu-intel.md 6.5): our counters off, read status,
- * read the LBRs (frozen), acknowledge, drain, re-arm overflowed counters,
- * throttle if this CPU takes more samples than allowed, counters back on,
- * unmask LVTPC.
+ * Flow (as intel_pmu_handle_irq(), arch/x86/events/intel/core.c): our
+ * counters off, read status, read the LBRs (frozen), acknowledge, drain,
+ * re-arm overflowed counters, throttle if this CPU takes more samples than
+ * allowed, counters back on, unmask LVTPC.
  */
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>

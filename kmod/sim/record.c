@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the simulated CPU writes: PEBS records in the layout of the model's
- * format (SDM "PEBS record format" tables, ../shared/ref/pmu-intel.md 4.1
- * and 4.6), written here field by field and independently of the
- * backend's decoder, and the LBR filled from the interrupted context's
- * call chain.
+ * format (SDM Vol. 3B "PEBS Record Format" and "Adaptive PEBS" tables),
+ * written here field by field and independently of the backend's decoder,
+ * and the LBR filled from the interrupted context's call chain.
  *
  * The model's choices, all of them visible in the data: the eventing
  * instruction is the one the tick interrupted; memory events get a data

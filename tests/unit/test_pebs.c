@@ -3,7 +3,7 @@
  * Host tests of the PEBS record decoder, kmod/intel/pebs.c.
  *
  * Every record here is laid out byte by byte, little-endian, at offsets
- * computed from the tables of ../shared/ref/pmu-intel.md section 4, which
+ * computed from the SDM's PEBS record tables (Vol. 3B), which
  * are transcribed below as lists of field names (FIXED_* and the adaptive
  * group lists). Nothing is taken from pebs.c: only pebs.h's public API,
  * whose size constants are themselves checked against the tables.

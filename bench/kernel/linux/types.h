@@ -4,7 +4,8 @@
  * header this one shadows, u64 and friends and the local_t atomics from
  * the module's own host shim (kmod/host/kernel_shim.h), so the pure
  * sources and these stand-ins agree on every type. Also what the
- * kernel's headers bring along for these sources: memcpy(), errno values.
+ * kernel's headers bring along for these sources: memcpy(), errno values,
+ * uid_t.
  */
 #ifndef _SKD_BENCH_LINUX_TYPES_H
 #define _SKD_BENCH_LINUX_TYPES_H
@@ -13,6 +14,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "kernel_shim.h"
 
