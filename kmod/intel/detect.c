@@ -122,8 +122,7 @@ static bool read_perfmon(const struct skd_pmu_ops *ops, struct skd_pmu_caps *c,
 		return false;
 	}
 	if (c->version < 2) {
-		set_why(c, "architectural perfmon v1 has no global control; "
-			"skidless needs v2 or later");
+		set_why(c, "perfmon v1 has no global control; skidless needs v2+");
 		return false;
 	}
 	if (mask_len < ARCH_EVENTS_NEEDED || !c->nr_gp || !c->gp_width) {

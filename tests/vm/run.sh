@@ -340,6 +340,15 @@ parse_sections() {
         # exit 4 says "skipping the rest", so a short count is expected
         if (plan != "" && plan + 0 != nres && rc != 4)
             emit("not ok", sec ": planned " plan ", ran " nres, "fail")
+        # A test of the real PMU on a machine without one: not a skip,
+        # listed apart by tests/tap_summary.sh.
+        if (nres == 0 && rc == 4 && planline ~ /#[ \t]*needs hardware:/) {
+            why = planline; sub(/^1\.\.0[ \t]*#[ \t]*needs hardware:[ \t]*/, "", why)
+            print "# needs hardware: " sec ": " why > out
+            printf "  %-24s needs hardware: %s\n", sec, why
+            sec = ""
+            return
+        }
         if (nres == 0 && (rc == 4 || (plan == "0" && rc == 0))) {
             why = planline; sub(/^1\.\.0[ \t]*(#[ \t]*[Ss][Kk][Ii][Pp][ \t]*)?/, "", why)
             emit("ok", sec " # SKIP " (why != "" ? why : "exit " rc), "skip")
@@ -396,8 +405,13 @@ parse_sections() {
     }' "$WORK/tap"
 }
 
+# Result lines so far ("# needs hardware:" comments are not results).
+nr_results() {
+    grep -c '^\(not \)\?ok ' "$WORK/results" || true
+}
+
 fail() {  # add a harness-level failure; the message says what to do
-    echo "not ok $(($(wc -l <"$WORK/results") + 1)) vm: $1" >>"$WORK/results"
+    echo "not ok $(($(nr_results) + 1)) vm: $1" >>"$WORK/results"
     echo "FAIL vm: $1"
 }
 
@@ -465,7 +479,7 @@ check_taint() {
 
 report() {
     local total
-    total=$(wc -l <"$WORK/results")
+    total=$(nr_results)
     { echo "1..$total"; cat "$WORK/results"; } >"$OUT/results.tap"
     echo "logs: $OUT (console.log, tap.log, results.tap)"
     echo "vm: $VM_SECS s"
