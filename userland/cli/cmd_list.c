@@ -62,7 +62,7 @@ static const char *const generic_names[][2] = {
 	{ "branch-misses", NULL },
 };
 
-/* ---- what the planner allows -------------------------------------------- */
+/* ---- what the planner allows ----------------------------------------- */
 
 static void view_event(const struct skd_pmu_caps *caps,
 		       const struct skd_event_info *in, struct event_view *v)
@@ -134,7 +134,7 @@ static void levels_text(const struct event_view *v, char *buf, size_t len)
 		 v->exact ? " pp" : "", v->pdist ? " ppp" : "");
 }
 
-/* ---- JSON ----------------------------------------------------------------- */
+/* ---- JSON ------------------------------------------------------------ */
 
 static void json_str(const char *s)
 {
@@ -163,7 +163,7 @@ static void json_slots(const char *key, u16 slots, bool fixed)
 	printf("]");
 }
 
-/* ---- generic events -------------------------------------------------------- */
+/* ---- generic events -------------------------------------------------- */
 
 /* What -e NAME gives at one level: "r003c" or Intel's name. */
 static void encoding_text(const struct skd_pmu_caps *caps,
@@ -256,7 +256,7 @@ static void print_generic(const struct lister *l,
 	}
 }
 
-/* ---- Intel's events -------------------------------------------------------- */
+/* ---- Intel's events -------------------------------------------------- */
 
 static void print_event_text(const struct skd_event_info *in,
 			     const struct event_view *v)
@@ -399,7 +399,7 @@ static void print_section(struct lister *l, const struct section *s)
 	       "only).\n");
 }
 
-/* ---- which PMU --------------------------------------------------------------- */
+/* ---- which PMU ------------------------------------------------------- */
 
 /*
  * A group the module reported: its own caps when usable; else, when its

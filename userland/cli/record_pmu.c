@@ -80,9 +80,12 @@ static void refuse_mixed(const struct record_pmu *rp,
 	for (g = 0; g < nr; g++) {
 		skd_cpulist_format(groups[g].cpus, PMU_CPU_WORDS, list,
 				   sizeof(list));
-		fprintf(stderr, "%s CPUs %s are %ss (%s)", g ? ";" : "", list,
+		fprintf(stderr, "%s CPU%s %s %s %s%s (%s)", g ? ";" : "",
+			groups[g].nr_cpus > 1 ? "s" : "", list,
+			groups[g].nr_cpus > 1 ? "are" : "is a",
 			pmu_core_type_name(groups[g].info.core_type, type,
 					   sizeof(type)),
+			groups[g].nr_cpus > 1 ? "s" : "",
 			groups[g].info.model_name[0] ?
 			groups[g].info.model_name : "not in Intel's lists");
 	}
@@ -141,7 +144,13 @@ static bool parse_events(struct record_pmu *rp)
 		spec = rp->nr_event_args ? rp->event_args[i] : default_event;
 		ret = skd_event_parse(spec, &rp->caps, attr, why, sizeof(why));
 		if (ret) {
-			fprintf(stderr, "-e %s: %s\n", spec, why);
+			size_t n = strlen(spec);
+
+			/* The planner's refusals start with the spec already. */
+			if (!strncmp(why, spec, n) && why[n] == ':')
+				fprintf(stderr, "-e %s\n", why);
+			else
+				fprintf(stderr, "-e %s: %s\n", spec, why);
 			return false;
 		}
 		if (why[0])

@@ -45,7 +45,7 @@ static const struct generic {
 	const char *pebs_name;		/* Intel's PEBS event for it */
 	bool pebs_first;		/* try pebs_name before arch */
 } generics[] = {
-	/* Cycles never retire: PEBS samples them through an instruction event. */
+	/* Cycles do not retire: PEBS samples them through an instruction. */
 	{ "cycles", 0x3c, "inst_retired.total_cycles_ps", true },
 	{ "instructions", 0xc0, "inst_retired.prec_dist", false },
 	{ "branches", 0xc4, "br_inst_retired.all_branches_pebs", false },
@@ -208,7 +208,8 @@ static int parse_num(const char *s, size_t len, int base, u64 *v)
 /* ---- Intel's lists ------------------------------------------------------- */
 
 /* The descriptions of list @l: event_info.h's array runs parallel. */
-static const struct skd_event_info_list *infos_of_list(const struct skd_event_list *l)
+static const struct skd_event_info_list *
+infos_of_list(const struct skd_event_list *l)
 {
 	unsigned int i;
 
@@ -231,8 +232,8 @@ static int cmp_info_name(const void *key, const void *elem)
 }
 
 /* Intel's event @name (lower case) in @il, by binary search. */
-static const struct skd_event_info *info_by_name(const struct skd_event_info_list *il,
-						 const char *name)
+static const struct skd_event_info *
+info_by_name(const struct skd_event_info_list *il, const char *name)
 {
 	if (!il)
 		return NULL;
@@ -452,7 +453,8 @@ static int resolve_generic(const struct generic *g, const char *spec,
 		return 0;
 	}
 	if (!np) {
-		ret = skd_event_check(caps, a, NULL, NULL, first, sizeof(first));
+		ret = skd_event_check(caps, a, NULL, NULL, first,
+				      sizeof(first));
 		if (ret)
 			return fail(why, whylen, ret, "%s: %s", spec, first);
 		return 0;
@@ -574,7 +576,7 @@ static bool has_mods(const struct skd_event_attr *a)
 	       x == SKD_EV_EXCLUDE_KERNEL;
 }
 
-/* ldlat=, frontend= or offcore_rsp=, period= or freq=, comma first if @comma. */
+/* ldlat=, frontend= or offcore_rsp=, period= or freq=; after a comma? */
 static void put_terms(struct sbuf *sb, const struct skd_event_attr *a,
 		      const struct skd_pmu_caps *caps, bool comma)
 {
@@ -620,7 +622,7 @@ void skd_event_name(const struct skd_event_attr *attr,
 	}
 
 	if (name) {
-		/* A name carries its extra-MSR value: only the period is a term. */
+		/* A name carries its extra-MSR value; the period is a term. */
 		sb_printf(&sb, "%s", name);
 		if (attr->sample_period) {
 			struct skd_event_attr t = *attr;
@@ -816,8 +818,9 @@ static bool is_raw(const char *s, size_t len)
 }
 
 /* "icelake, icelakex and 3 more": the lists that have event @name. */
-static unsigned int lists_with(const char *name, const struct skd_event_list *not,
-			       char *buf, size_t len)
+static unsigned int lists_with(const char *name,
+			       const struct skd_event_list *not, char *buf,
+			       size_t len)
 {
 	struct sbuf sb = { buf, len, 0 };
 	unsigned int i, n = 0;
@@ -921,8 +924,9 @@ static int parse_tail(struct ev_spec *ep, const char *p, unsigned int allowed,
  * of the last two applies is a matter of spelling, said here; whether the
  * event has such an MSR at all, and what values it takes, the planner's.
  */
-static int apply_extra(const struct ev_spec *ep, const struct skd_pmu_caps *caps,
-		       struct skd_event_attr *a, char *why, size_t whylen)
+static int apply_extra(const struct ev_spec *ep,
+		       const struct skd_pmu_caps *caps, struct skd_event_attr *a,
+		       char *why, size_t whylen)
 {
 	const struct skd_event_rule *r = rule_of(caps, a->config);
 	bool offcore = r && (r->flags & (SKD_RULE_OFFCORE | SKD_RULE_OFFCORE1));
@@ -946,7 +950,8 @@ static int apply_extra(const struct ev_spec *ep, const struct skd_pmu_caps *caps
 }
 
 /* A named, raw or cpu/.../ event: the planner says whether it can be. */
-static int check_event(const struct ev_spec *ep, const struct skd_pmu_caps *caps,
+static int check_event(const struct ev_spec *ep,
+		       const struct skd_pmu_caps *caps,
 		       const struct skd_event_attr *a, char *why, size_t whylen)
 {
 	struct sbuf sb = { why, why ? whylen : 0, 0 };

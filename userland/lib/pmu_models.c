@@ -53,8 +53,8 @@ static const struct uarch_pmu grt_pmu = { 5, 6, 0x7, 5, true, true };
 static const struct nominal {
 	const char *list;		/* skd_event_lists[] name */
 	const char *aliases[4];
-	u32 signature;			/* CPUID.1:EAX of a typical part */
-	u32 core_type;			/* hybrid parts: CPUID.1AH:EAX[31:24] */
+	u32 signature;		/* CPUID.1:EAX of a typical part */
+	u32 core_type;		/* hybrid: CPUID.1AH:EAX[31:24] */
 	const struct uarch_pmu *pmu;
 } nominals[] = {
 	/* 6-5E stepping 3: Skylake-S. */
@@ -119,7 +119,7 @@ void skd_caps_from_info(const struct skd_pmu_info *q,
 			struct skd_pmu_caps *caps)
 {
 	memset(caps, 0, sizeof(*caps));
-	/* Detection names a list, or finds the PMU usable, on Intel CPUs only. */
+	/* Only on Intel CPUs does detection name a list or find a PMU. */
 	if (q->model_name[0] || (q->flags & SKD_PMU_USABLE))
 		snprintf(caps->vendor, sizeof(caps->vendor), "GenuineIntel");
 	split_signature(caps, q->cpu_signature);
