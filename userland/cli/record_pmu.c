@@ -80,19 +80,21 @@ static void refuse_mixed(const struct record_pmu *rp,
 	for (g = 0; g < nr; g++) {
 		skd_cpulist_format(groups[g].cpus, PMU_CPU_WORDS, list,
 				   sizeof(list));
+		const char *name = pmu_core_type_name(groups[g].info.core_type,
+						      type, sizeof(type));
+		bool many = groups[g].nr_cpus > 1;
+
 		fprintf(stderr, "%s CPU%s %s %s %s%s (%s)", g ? ";" : "",
-			groups[g].nr_cpus > 1 ? "s" : "", list,
-			groups[g].nr_cpus > 1 ? "are" : "is a",
-			pmu_core_type_name(groups[g].info.core_type, type,
-					   sizeof(type)),
-			groups[g].nr_cpus > 1 ? "s" : "",
+			many ? "s" : "", list,
+			many ? "are" : strchr("AEIOU", name[0]) ? "is an" : "is a",
+			name, many ? "s" : "",
 			groups[g].info.model_name[0] ?
 			groups[g].info.model_name : "not in Intel's lists");
 	}
 	skd_cpulist_format(groups[0].cpus, PMU_CPU_WORDS, list, sizeof(list));
 	fprintf(stderr, ". Choose CPUs of one type with -C, e.g. -C %s%s\n",
-		list, rp->cpus ? "" : " (with a command, -C samples "
-		"everything those CPUs run)");
+		list, rp->cpus ? "" : " (-C samples everything those CPUs "
+		"run, not one process)");
 }
 
 static bool query_pmu(struct record_pmu *rp, int fd)
