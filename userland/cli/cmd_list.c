@@ -472,6 +472,21 @@ static int list_module(struct lister *l, const char *name)
 	return 0;
 }
 
+/* The list of the other core type of a hybrid part (mapfile.csv's rows). */
+static const char *other_core(const struct skd_pmu_caps *c)
+{
+	unsigned int i;
+
+	for (i = 0; c->core_type && i < skd_nr_cpu_matches; i++) {
+		const struct skd_cpu_match *m = &skd_cpu_matches[i];
+
+		if (m->family == c->family && m->model == c->model &&
+		    m->core_type && m->core_type != c->core_type)
+			return skd_event_lists[m->list].name;
+	}
+	return NULL;
+}
+
 static int list_nominal(struct lister *l, const char *name)
 {
 	struct section s = { .source = name };
@@ -490,9 +505,11 @@ static int list_nominal(struct lister *l, const char *name)
 			 pmu_core_type_name(s.caps.core_type, t, sizeof(t)));
 	}
 	snprintf(s.note, sizeof(s.note),
-		 "a typical part (perfmon v%u, %u GP counters, PEBS format %u, %s LBR), not this machine",
+		 "a typical part (perfmon v%u, %u GP counters, PEBS format %u, %s LBR), not this machine%s%s",
 		 s.caps.version, s.caps.nr_gp, s.caps.pebs_fmt,
-		 s.caps.flags & SKD_PMU_ARCH_LBR ? "architectural" : "legacy");
+		 s.caps.flags & SKD_PMU_ARCH_LBR ? "architectural" : "legacy",
+		 other_core(&s.caps) ? "; its other cores: --pmu " : "",
+		 other_core(&s.caps) ? other_core(&s.caps) : "");
 	if (l->json)
 		printf("[");
 	print_section(l, &s);

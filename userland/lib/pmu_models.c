@@ -118,6 +118,8 @@ static void legacy_lbr(struct skd_pmu_caps *caps)
 void skd_caps_from_info(const struct skd_pmu_info *q,
 			struct skd_pmu_caps *caps)
 {
+	char list[sizeof(q->model_name) + 1];
+
 	memset(caps, 0, sizeof(*caps));
 	/* Only on Intel CPUs does detection name a list or find a PMU. */
 	if (q->model_name[0] || (q->flags & SKD_PMU_USABLE))
@@ -151,8 +153,9 @@ void skd_caps_from_info(const struct skd_pmu_info *q,
 	snprintf(caps->why, sizeof(caps->why), "%.*s",
 		 (int)sizeof(q->why), q->why);
 	/* A name the command does not know (a newer module): no list. */
-	caps->events = q->model_name[0] ?
-		skd_event_list_by_name(q->model_name) : NULL;
+	snprintf(list, sizeof(list), "%.*s", (int)sizeof(q->model_name),
+		 q->model_name);
+	caps->events = list[0] ? skd_event_list_by_name(list) : NULL;
 	caps->cpu = skd_cpu_model_of(caps->events);
 	if (q->flags & SKD_PMU_LBR)
 		legacy_lbr(caps);
