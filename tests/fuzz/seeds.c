@@ -415,7 +415,10 @@ static const char maps_text[] =
 	"\n"
 	"ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0 [vsyscall]\n";
 
-/* First byte: the CPU model (fuzz_events.c); then the argument. */
+/*
+ * First byte: the PMU (fuzz_events.c pmus[]: 0 none, 1 skylakex, 2
+ * icelakex, 3 sapphirerapids, 4 alderlake_gracemont); then the argument.
+ */
 static const struct {
 	unsigned char model;
 	const char *text;
@@ -424,8 +427,12 @@ static const struct {
 	{ 1, "cycles:pp" },
 	{ 2, "instructions:ppp" },
 	{ 1, "mem_load_retired.l3_miss:p" },
-	{ 2, "mem_trans_retired.load_latency/ldlat=30/p" },
+	{ 2, "mem_trans_retired.load_latency_gt_32/ldlat=30/p" },
 	{ 3, "MEM_INST_RETIRED.ALL_LOADS:pu" },
+	{ 3, "frontend_retired.dsb_miss/frontend=0x11,period=1009/p" },
+	{ 2, "ocr.demand_data_rd.l3_miss/offcore_rsp=0x10001/u" },
+	{ 4, "mem_uops_retired.load_latency_gt_32:pp" },
+	{ 1, "cpu/event=0x3c,any,period=10007/" },
 	{ 0, "r01c0:k" },
 	{ 1, "r01c0:ppp" },
 	{ 1, "cpu/event=0xd0,umask=0x81,cmask=2,inv,edge,period=10007/pp" },

@@ -1,9 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The command line on one sim model ($1): precise samples with branch
-# stacks (-e cycles:ppp -b), LBR call stacks (--call-graph lbr), several
-# events in one -e, memory samples, the selftest, and refusals that name
-# the fix. Everything is read back through script and report.
+# stacks (-e instructions:ppp -b), LBR call stacks (--call-graph lbr),
+# several events in one -e, memory samples, the selftest, skidless list,
+# and refusals that name the fix. Everything is read back through script
+# and report. Samples marked exact come from events Intel's list marks
+# precise: instructions is, on every model (INST_RETIRED.PREC_DIST on
+# Skylake, INST_RETIRED.ANY elsewhere); cycles is not from Ice Lake on.
 . "$(dirname "$0")/tap.sh"
 
 BIN=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +24,7 @@ leaves() {
 	awk '{ for (i = 1; i < NF; i++) if ($i ~ /^[UK]\*?$/) { print $(i + 1); break } }'
 }
 
-plan 13
+plan 15
 
 skidless info --pmu "sim:$M" > "$T/info" 2>&1
 grep -q "^pmu: .*$M" "$T/info" && grep -q "^PEBS: *format" "$T/info" &&
@@ -29,11 +32,11 @@ grep -q "^pmu: .*$M" "$T/info" && grep -q "^PEBS: *format" "$T/info" &&
 result $? "info --pmu sim:$M names the model, its PEBS format and LBR"
 sed 's/^/# /' "$T/info"
 
-skidless record -q --backend "sim:$M" -e cycles:ppp -b -o "$T/b.data" -- \
+skidless record -q --backend "sim:$M" -e instructions:ppp -b -o "$T/b.data" -- \
 	"$BIN/busyloop" "$(slow 1)" 2> "$T/rec.err"
 rc=$?
 [ $rc = 0 ] && grep -q "lost 0" "$T/rec.err"
-result $? "record -e cycles:ppp -b -- busyloop: exit 0, nothing lost (rc $rc)"
+result $? "record -e instructions:ppp -b -- busyloop: exit 0, nothing lost (rc $rc)"
 sed 's/^/# /' "$T/rec.err"
 
 skidless script -i "$T/b.data" > "$T/b.script"
@@ -55,7 +58,7 @@ pct=$(awk '!/^#/ && NF { print int($1); exit }' "$T/b.report")
 result $? "report puts spin() on top with $pct% of the period (got '$top')"
 sed -n '1,12s/^/# /p' "$T/b.report"
 
-skidless record -q --backend "sim:$M" -e cycles:pp --call-graph lbr \
+skidless record -q --backend "sim:$M" -e instructions:pp --call-graph lbr \
 	-o "$T/l.data" -- "$BIN/chain" 1 2> /dev/null
 skidless script -i "$T/l.data" | grep ' U[*] c+0x' > "$T/l.c"
 whole=$(share ' c[+]0x[0-9a-f]+ [(]chain[)] <- b[+]0x[0-9a-f]+ [(]chain[)] <- a[+]0x[0-9a-f]+ [(]chain[)] <- main[+]0x' "$T/l.c")
@@ -67,15 +70,16 @@ skidless record -q --backend "sim:$M" -c 400009 \
 	-e cycles:pp,instructions:p -e br_inst_retired.all_branches \
 	-o "$T/m.data" -- "$BIN/busyloop" 0.6 2> /dev/null
 skidless script -i "$T/m.data" > "$T/m.script"
-# The event is the sixth column; the table's name yields to "branches".
+# The event is the sixth column; Intel's name yields to "branches".
 names=$(awk '{ print $6 }' "$T/m.script" | sort -u | tr '\n' ' ')
 n_names=$(echo $names | wc -w)
 tables=$(skidless report -i "$T/m.data" | grep -c '^# event: ')
 [ "$n_names" = 3 ] && [ "$tables" = 3 ]
 result $? "three events from two -e options: all sampled ($names), one report table each ($tables)"
 
+# Intel's name brings its threshold (32); ldlat= overrides it.
 skidless record -q --backend "sim:$M" -c 2003 \
-	-e mem_trans_retired.load_latency/ldlat=30/p -o "$T/ld.data" -- \
+	-e mem_trans_retired.load_latency_gt_32/ldlat=30/p -o "$T/ld.data" -- \
 	"$BIN/busyloop" 0.5 2> /dev/null
 skidless script -i "$T/ld.data" > "$T/ld.script"
 mem=$(share '[|] mem 0x[0-9a-f]+ lat [0-9]+ src 0x[0-9a-f]+ modeled' "$T/ld.script")
@@ -98,10 +102,24 @@ out=$(skidless record --backend "sim:$M" -e cycles -F 10000001 -o "$T/x" -- true
 [ $? != 0 ] && echo "$out" | grep -q "above max_sample_rate"
 result $? "a frequency no throttle allows is refused, naming the limit: $out"
 
-out=$(skidless record --backend "sim:$M" -e mem_trans_retired.load_latency:ppp \
+out=$(skidless record --backend "sim:$M" -e mem_trans_retired.load_latency_gt_32:ppp \
 	-o "$T/x" -- true 2>&1)
 [ $? != 0 ] && echo "$out" | grep -q -i "ldlat\|precise"
 result $? "an impossible precise level is refused with the reason: $out"
+
+out=$(skidless record --backend "sim:$M" -e topdown.slotz -o "$T/x" -- true 2>&1)
+[ $? != 0 ] && echo "$out" | grep -q "skidless list"
+result $? "an unknown event is refused, pointing at skidless list: $out"
+
+# The model's list through the module, and the same list without it.
+skidless list --pmu "sim:$M" > "$T/list" 2>&1
+list=$(sed -n '1s/^.*: \([a-z_]*\).*/\1/p' "$T/list")
+skidless list --pmu "$list" > "$T/list.nominal" 2>&1
+grep -q '^  instructions .* pp' "$T/list" &&
+	grep -q '^  br_inst_retired.all_branches ' "$T/list" &&
+	[ "$(grep -c '^  [a-z]' "$T/list")" = "$(grep -c '^  [a-z]' "$T/list.nominal")" ]
+result $? "list --pmu sim:$M shows Intel's $list events, as many as list --pmu $list"
+sed -n '1,6s/^/# /p' "$T/list"
 
 out=$(skidless record --backend intel -e cycles -o "$T/x" -- true 2>&1)
 [ $? != 0 ] && echo "$out" | grep -q "sim:"

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests for userland/lib/events.c: -e and -j parsing and event names.
+ * Tests for userland/lib/events.c (-e and -j parsing, event names) and
+ * userland/lib/pmu_models.c (the PMUs they are parsed for).
  *
- * The expected encodings below are written out from kmod/intel/models.c
- * by hand, not read from the table, so a change to the table shows up
- * here; test_named_cover checks that every table event has an entry.
+ * The oracle is Intel's own event data: every encoding and MSR value
+ * expected below was read from kmod/intel/perfmon/DIR/events/LIST_core.json by
+ * hand and is written out with the event and file it comes from, never
+ * taken from the generated tables or the code under test. Where the
+ * expectation is a property (a name parses back into the same event; the
+ * counters `skidless list` shows hold the one the planner picks) it is
+ * checked over every event of every list.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,76 +23,113 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_info.h"
+#include "event_rules.h"
 #include "events.h"
 #include "models.h"
+#include "plan.h"
+#include "pmu_models.h"
 
 #define EXU	SKD_EV_EXCLUDE_USER
 #define EXK	SKD_EV_EXCLUDE_KERNEL
 #define FREQ	SKD_EV_FREQ
 
-/* Skylake's cycles:p: inst_retired.prec_dist, inv, cmask 16. */
-#define SKL_PCYC	0x108001c0ULL
+/* No note expected / a note expected. */
+#define QUIET	false
+#define NOTE	true
 
 static unsigned int nr_checks;
 
-static const struct skd_cpu_model *model(const char *name)
+/* The nominal PMU of list or alias @name; NULL stands for no PMU known. */
+static const struct skd_pmu_caps *pmu(const char *name)
 {
-	const struct skd_cpu_model *m;
+	static struct skd_pmu_caps caps[16];
+	static const char *names[16];
+	unsigned int i;
 
 	if (!name)
 		return NULL;
-	m = skd_cpu_model_by_name(name);
-	if (!m)
-		fail_msg("model %s is not in the table", name);
-	return m;
+	for (i = 0; i < 16 && names[i]; i++)
+		if (!strcmp(names[i], name))
+			return &caps[i];
+	if (i == 16)
+		fail_msg("too many PMUs");
+	if (skd_caps_nominal(name, &caps[i]))
+		fail_msg("no nominal PMU %s", name);
+	names[i] = name;
+	return &caps[i];
 }
 
-static const char *mname(const char *name)
+static const char *pname(const char *name)
 {
-	return name ? name : "(none)";
+	return name ? name : "(no PMU)";
 }
 
-/* Parse, and check the result is what skd_event_name gives back. */
-static void expect_ok(const char *mod, const char *spec, u64 config,
-		      unsigned int precise, u32 flags, u64 ldlat, u64 sample,
-		      bool note)
+struct want {
+	u64 config;
+	unsigned int precise;
+	u32 flags;
+	u64 ldlat, config1, sample;
+};
+
+/* Parse @spec on @caps; it must give @w, with a note or not. */
+static void expect_caps(const struct skd_pmu_caps *caps, const char *label,
+			const char *spec, const struct want *w, bool note)
 {
-	const struct skd_cpu_model *m = model(mod);
 	struct skd_event_attr a, b;
-	char why[256], why2[256], name[160];
+	char why[512], why2[512], name[200];
 	int ret;
 
 	nr_checks++;
 	memset(&a, 0xa5, sizeof(a));
 	memset(why, 'x', sizeof(why));
-	ret = skd_event_parse(spec, m, &a, why, sizeof(why));
+	ret = skd_event_parse(spec, caps, &a, why, sizeof(why));
 	if (ret)
-		fail_msg("%s on %s: %d (%s)", spec, mname(mod), ret, why);
-	if (a.size != sizeof(a) || a.config != config ||
-	    a.precise != precise || a.flags != flags || a.ldlat != ldlat ||
-	    a.sample_period != sample || a.reserved0[0] || a.reserved0[1] ||
-	    a.reserved0[2] || a.reserved1)
-		fail_msg("%s on %s: config %#llx precise %u flags %#x ldlat %llu sample %llu size %u",
-			 spec, mname(mod), (unsigned long long)a.config,
-			 a.precise, a.flags, (unsigned long long)a.ldlat,
+		fail_msg("%s on %s: %d (%s)", spec, label, ret, why);
+	if (a.size != sizeof(a) || a.config != w->config ||
+	    a.precise != w->precise || a.flags != w->flags ||
+	    a.ldlat != w->ldlat || a.config1 != w->config1 ||
+	    a.sample_period != w->sample || a.reserved0[0] ||
+	    a.reserved0[1] || a.reserved0[2] || a.reserved1)
+		fail_msg("%s on %s: config %#llx precise %u flags %#x ldlat %llu config1 %#llx sample %llu size %u",
+			 spec, label, (unsigned long long)a.config, a.precise,
+			 a.flags, (unsigned long long)a.ldlat,
+			 (unsigned long long)a.config1,
 			 (unsigned long long)a.sample_period, a.size);
 	if (note != !!why[0])
-		fail_msg("%s on %s: note \"%s\"", spec, mname(mod), why);
+		fail_msg("%s on %s: note \"%s\"", spec, label, why);
 
-	/* The name parses back into the same attr, without a note. */
-	skd_event_name(&a, m, name, sizeof(name));
+	/* The name parses back into the same attr. */
+	skd_event_name(&a, caps, name, sizeof(name));
 	memset(&b, 0x5a, sizeof(b));
-	ret = skd_event_parse(name, m, &b, why2, sizeof(why2));
-	if (ret || memcmp(&a, &b, sizeof(a)) || why2[0])
-		fail_msg("%s on %s: name %s parses to %d (%s)", spec,
-			 mname(mod), name, ret, why2);
+	ret = skd_event_parse(name, caps, &b, why2, sizeof(why2));
+	if (ret || memcmp(&a, &b, sizeof(a)))
+		fail_msg("%s on %s: name %s parses to %d (%s)", spec, label,
+			 name, ret, why2);
 }
 
-/* Fail with @err; @why names @token; *attr untouched. */
-static void expect_err(const char *mod, const char *spec, int err,
-		       const char *token)
+static void expect(const char *model, const char *spec, u64 config,
+		   unsigned int precise, u32 flags, bool note)
 {
-	const struct skd_cpu_model *m = model(mod);
+	struct want w = { .config = config, .precise = precise,
+			  .flags = flags };
+
+	expect_caps(pmu(model), pname(model), spec, &w, note);
+}
+
+static void expect_extra(const char *model, const char *spec, u64 config,
+			 unsigned int precise, u64 ldlat, u64 config1)
+{
+	struct want w = { .config = config, .precise = precise,
+			  .ldlat = ldlat, .config1 = config1 };
+
+	expect_caps(pmu(model), pname(model), spec, &w, QUIET);
+}
+
+/* Fail with @err; @why names the spec and holds @word; *attr untouched. */
+static void refuse_caps(const struct skd_pmu_caps *caps, const char *label,
+			const char *spec, int err, const char *word)
+{
 	struct skd_event_attr a, before;
 	char why[512];
 	int ret;
@@ -95,89 +137,132 @@ static void expect_err(const char *mod, const char *spec, int err,
 	nr_checks++;
 	memset(&a, 0xa5, sizeof(a));
 	before = a;
-	ret = skd_event_parse(spec, m, &a, why, sizeof(why));
+	why[0] = '\0';
+	ret = skd_event_parse(spec, caps, &a, why, sizeof(why));
 	if (ret != err)
 		fail_msg("%s on %s: %d, wanted %d (%s)", spec ? spec : "NULL",
-			 mname(mod), ret, err, ret ? why : "");
+			 label, ret, err, ret ? why : "");
 	if (memcmp(&a, &before, sizeof(a)))
-		fail_msg("%s on %s: attr written on error", spec, mname(mod));
-	if (!why[0] || (token && !strstr(why, token)))
-		fail_msg("%s on %s: \"%s\" does not name %s", spec,
-			 mname(mod), why, token);
+		fail_msg("%s on %s: attr written on error", spec, label);
+	if (!why[0] || (word && !strstr(why, word)))
+		fail_msg("%s on %s: \"%s\" does not say \"%s\"", spec, label,
+			 why, word);
 }
 
-/* ---- generic events ----------------------------------------------------- */
+static void refuse(const char *model, const char *spec, int err,
+		   const char *word)
+{
+	refuse_caps(pmu(model), pname(model), spec, err, word);
+}
+
+/* The note of a spec that parses. */
+static void note_says(const char *model, const char *spec, const char *word)
+{
+	struct skd_event_attr a;
+	char why[512];
+
+	nr_checks++;
+	if (skd_event_parse(spec, pmu(model), &a, why, sizeof(why)))
+		fail_msg("%s on %s: %s", spec, pname(model), why);
+	if (!strstr(why, word))
+		fail_msg("%s on %s: note \"%s\" does not say \"%s\"", spec,
+			 pname(model), why, word);
+}
+
+/* ---- generic events ------------------------------------------------------ */
 
 struct gen_case {
 	const char *model;
 	const char *name;
-	const char *aliases[3];
+	const char *alias;
 	u64 config[4];		/* by number of p's */
 	unsigned int precise[4];
-	int err[4];
 	bool note[4];
+	int err[4];
 };
 
-#define NOPPP	{ 0, 0, 0, -EOPNOTSUPP }
-#define NOP	{ 0, -EOPNOTSUPP, -EOPNOTSUPP, -EOPNOTSUPP }
-#define P0123	{ 0, 1, 2, 3 }
+/*
+ * skylakex_core.json (SKX): INST_RETIRED.TOTAL_CYCLES_PS is EventCode
+ * 0xC0 UMask 0x01 Invert 1 CounterMask 10, PEBS 2 -> 0x0a8001c0;
+ * INST_RETIRED.ANY_P (0xC0) and INST_RETIRED.ANY (fixed 0) have PEBS 0;
+ * INST_RETIRED.PREC_DIST is 0xC0/0x01 on counter 1, PEBS 2 -> 0x01c0;
+ * BR_INST_RETIRED.ALL_BRANCHES and BR_MISP_RETIRED.ALL_BRANCHES (0xC4,
+ * 0xC5) have PEBS 0, their _PEBS events are UMask 0x04 with PEBS 2.
+ */
+#define SKX_CYCLES_PS	0x0a8001c0ULL
+#define SKX_PREC_DIST	0x01c0ULL
+#define SKX_BR_PEBS	0x04c4ULL
+#define SKX_MISP_PEBS	0x04c5ULL
 
 static const struct gen_case gen_cases[] = {
-	{ .model = "skylake", .name = "cycles",
-	  .aliases = { "cpu-cycles", "CYCLES" },
-	  .config = { 0x3c, SKL_PCYC, SKL_PCYC, SKL_PCYC }, .precise = P0123 },
-	{ .model = "skylake", .name = "instructions",
-	  .aliases = { "Instructions" },
-	  .config = { 0xc0, 0xc0, 0xc0, 0x1c0 }, .precise = P0123 },
-	{ .model = "skylake", .name = "branches",
-	  .aliases = { "branch-instructions" },
-	  .config = { 0xc4, 0xc4, 0xc4 }, .precise = P0123, .err = NOPPP },
-	{ .model = "skylake", .name = "branch-misses",
-	  .aliases = { "BRANCH-MISSES" },
-	  .config = { 0xc5, 0xc5, 0xc5 }, .precise = P0123, .err = NOPPP },
+	{ "skylakex", "cycles", "cpu-cycles",
+	  { 0x3c, SKX_CYCLES_PS, SKX_CYCLES_PS, SKX_CYCLES_PS }, { 0, 1, 2, 2 },
+	  { QUIET, QUIET, QUIET, NOTE }, { 0 } },
+	{ "skylakex", "instructions", "INSTRUCTIONS",
+	  { 0xc0, SKX_PREC_DIST, SKX_PREC_DIST, SKX_PREC_DIST }, { 0, 1, 2, 3 },
+	  { QUIET }, { 0 } },
+	{ "skylakex", "branches", "branch-instructions",
+	  { 0xc4, SKX_BR_PEBS, SKX_BR_PEBS, SKX_BR_PEBS }, { 0, 1, 2, 2 },
+	  { QUIET, QUIET, QUIET, NOTE }, { 0 } },
+	{ "skylakex", "branch-misses", "Branch-Misses",
+	  { 0xc5, SKX_MISP_PEBS, SKX_MISP_PEBS, SKX_MISP_PEBS }, { 0, 1, 2, 2 },
+	  { QUIET, QUIET, QUIET, NOTE }, { 0 } },
 
-	/* Ice Lake: cycles:ppp samples as :pp, with a note. */
-	{ .model = "icelake", .name = "cycles", .aliases = { "cpu-cycles" },
-	  .config = { 0x3c, 0x3c, 0x3c, 0x3c }, .precise = { 0, 1, 2, 2 },
-	  .note = { false, false, false, true } },
-	{ .model = "icelake", .name = "instructions",
-	  .config = { 0xc0, 0xc0, 0xc0, 0x100 }, .precise = P0123 },
-	{ .model = "icelake", .name = "branches",
-	  .aliases = { "branch-instructions" },
-	  .config = { 0xc4, 0xc4, 0xc4 }, .precise = P0123, .err = NOPPP },
-	{ .model = "icelake", .name = "branch-misses",
-	  .config = { 0xc5, 0xc5, 0xc5 }, .precise = P0123, .err = NOPPP },
+	/*
+	 * icelakex_core.json (ICX): CPU_CLK_UNHALTED.THREAD_P (0x3C) and
+	 * .THREAD (fixed 1) have Precise 0 and no TOTAL_CYCLES_PS: cycles
+	 * samples through PEBS without the exact IP. INST_RETIRED.ANY_P
+	 * (0xc0) is Precise 1, and INST_RETIRED.PREC_DIST is fixed counter
+	 * 0 (the list has no PDISTCounter: rule 6's *.PREC_DIST). The
+	 * branch events are Precise 1 without a PREC_DIST event.
+	 */
+	{ "icelakex", "cycles", "cpu-cycles", { 0x3c, 0x3c, 0x3c, 0x3c },
+	  { 0, 1, 2, 2 }, { QUIET, NOTE, NOTE, NOTE }, { 0 } },
+	{ "icx", "instructions", NULL, { 0xc0, 0xc0, 0xc0, 0xc0 },
+	  { 0, 1, 2, 3 }, { QUIET }, { 0 } },
+	{ "icelakex", "branches", "branch-instructions",
+	  { 0xc4, 0xc4, 0xc4, 0xc4 }, { 0, 1, 2, 2 },
+	  { QUIET, QUIET, QUIET, NOTE }, { 0 } },
+	{ "icelakex", "branch-misses", NULL, { 0xc5, 0xc5, 0xc5, 0xc5 },
+	  { 0, 1, 2, 2 }, { QUIET, QUIET, QUIET, NOTE }, { 0 } },
 
-	{ .model = "sapphirerapids", .name = "cycles",
-	  .aliases = { "cpu-cycles" },
-	  .config = { 0x3c, 0x3c, 0x3c, 0x3c }, .precise = P0123 },
-	{ .model = "sapphirerapids", .name = "instructions",
-	  .config = { 0xc0, 0xc0, 0xc0, 0x100 }, .precise = P0123 },
-	{ .model = "sapphirerapids", .name = "branches",
-	  .aliases = { "branch-instructions" },
-	  .config = { 0xc4, 0xc4, 0xc4, 0xc4 }, .precise = P0123 },
-	{ .model = "sapphirerapids", .name = "branch-misses",
-	  .config = { 0xc5, 0xc5, 0xc5, 0xc5 }, .precise = P0123 },
+	/*
+	 * sapphirerapids_core.json (SPR): CPU_CLK_UNHALTED.THREAD_P Precise
+	 * 0; INST_RETIRED.ANY (fixed 0) PDISTCounter 32;
+	 * BR_INST_RETIRED.ALL_BRANCHES and BR_MISP_RETIRED.ALL_BRANCHES
+	 * (0xc4, 0xc5) Precise 1, PDISTCounter 0.
+	 */
+	{ "sapphirerapids", "cycles", "cpu-cycles", { 0x3c, 0x3c, 0x3c, 0x3c },
+	  { 0, 1, 2, 2 }, { QUIET, NOTE, NOTE, NOTE }, { 0 } },
+	{ "spr", "instructions", NULL, { 0xc0, 0xc0, 0xc0, 0xc0 },
+	  { 0, 1, 2, 3 }, { QUIET }, { 0 } },
+	{ "sapphirerapids", "branches", "branch-instructions",
+	  { 0xc4, 0xc4, 0xc4, 0xc4 }, { 0, 1, 2, 3 }, { QUIET }, { 0 } },
+	{ "sapphirerapids", "branch-misses", NULL, { 0xc5, 0xc5, 0xc5, 0xc5 },
+	  { 0, 1, 2, 3 }, { QUIET }, { 0 } },
 
-	{ .model = "alderlake", .name = "cycles", .aliases = { "cpu-cycles" },
-	  .config = { 0x3c, 0x3c, 0x3c, 0x3c }, .precise = P0123 },
-	{ .model = "alderlake", .name = "instructions",
-	  .config = { 0xc0, 0xc0, 0xc0, 0x100 }, .precise = P0123 },
-	{ .model = "alderlake", .name = "branches",
-	  .aliases = { "branch-instructions" },
-	  .config = { 0xc4, 0xc4, 0xc4, 0xc4 }, .precise = P0123 },
-	{ .model = "alderlake", .name = "branch-misses",
-	  .config = { 0xc5, 0xc5, 0xc5, 0xc5 }, .precise = P0123 },
+	/*
+	 * alderlake_gracemont_core.json (GRT): CPU_CLK_UNHALTED.CORE_P
+	 * (0x3c) Precise 0; INST_RETIRED.ANY (fixed 0) PDISTCounter 32;
+	 * BR_INST_RETIRED.ALL_BRANCHES (0xc4) Precise 1, PDISTCounter NA.
+	 */
+	{ "alderlake_gracemont", "cycles", NULL, { 0x3c, 0x3c, 0x3c, 0x3c },
+	  { 0, 1, 2, 2 }, { QUIET, NOTE, NOTE, NOTE }, { 0 } },
+	{ "adl-e", "instructions", NULL, { 0xc0, 0xc0, 0xc0, 0xc0 },
+	  { 0, 1, 2, 3 }, { QUIET }, { 0 } },
+	{ "alderlake_gracemont", "branches", NULL, { 0xc4, 0xc4, 0xc4, 0xc4 },
+	  { 0, 1, 2, 2 }, { QUIET, QUIET, QUIET, NOTE }, { 0 } },
 
-	/* Not in the table: architectural encodings, no precision. */
-	{ .name = "cycles", .aliases = { "cpu-cycles" }, .config = { 0x3c },
-	  .err = NOP },
-	{ .name = "instructions", .config = { 0xc0 }, .err = NOP },
-	{ .name = "branches", .aliases = { "branch-instructions" },
-	  .config = { 0xc4 }, .err = NOP },
-	{ .name = "branch-misses", .config = { 0xc5 }, .err = NOP },
+	/* No PMU known: the architectural encodings, without p. */
+	{ NULL, "cycles", "cpu-cycles", { 0x3c }, { 0 }, { QUIET },
+	  { 0, -EOPNOTSUPP, -EOPNOTSUPP, -EOPNOTSUPP } },
+	{ NULL, "instructions", NULL, { 0xc0 }, { 0 }, { QUIET },
+	  { 0, -EOPNOTSUPP, -EOPNOTSUPP, -EOPNOTSUPP } },
+	{ NULL, "branches", "branch-instructions", { 0xc4 }, { 0 }, { QUIET },
+	  { 0, -EOPNOTSUPP, -EOPNOTSUPP, -EOPNOTSUPP } },
+	{ NULL, "branch-misses", NULL, { 0xc5 }, { 0 }, { QUIET },
+	  { 0, -EOPNOTSUPP, -EOPNOTSUPP, -EOPNOTSUPP } },
 };
-
 
 /* u, k and their combinations: the letters and the flags they give. */
 static const struct {
@@ -196,6 +281,8 @@ static void gen_one(const struct gen_case *c, const char *name,
 		    unsigned int np, const char *mods, u32 flags,
 		    const char *terms, u64 sample, u32 sflags)
 {
+	struct want w = { .config = c->config[np], .precise = c->precise[np],
+			  .flags = flags | sflags, .sample = sample };
 	char spec[128];
 
 	if (terms)
@@ -205,44 +292,37 @@ static void gen_one(const struct gen_case *c, const char *name,
 	else
 		snprintf(spec, sizeof(spec), "%s", name);
 	if (c->err[np])
-		expect_err(c->model, spec, c->err[np], spec);
+		refuse(c->model, spec, c->err[np], spec);
 	else
-		expect_ok(c->model, spec, c->config[np], c->precise[np],
-			  flags | sflags, 0, sample, c->note[np]);
+		expect_caps(pmu(c->model), pname(c->model), spec, &w,
+			    c->note[np]);
 }
 
 static void test_generic(void **state)
 {
 	static const char ps[][4] = { "", "p", "pp", "ppp" };
-	unsigned int start = nr_checks;
+	unsigned int start = nr_checks, np;
 	size_t i, j, k;
-	unsigned int np;
 	char mods[24];
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(gen_cases); i++) {
 		const struct gen_case *c = &gen_cases[i];
-		const char *names[4] = { c->name, c->aliases[0],
-					 c->aliases[1], c->aliases[2] };
+		const char *names[2] = { c->name, c->alias };
 
-		for (j = 0; j < ARRAY_SIZE(names) && names[j]; j++) {
+		for (j = 0; j < 2 && names[j]; j++) {
 			for (np = 0; np < 4; np++) {
 				for (k = 0; k < ARRAY_SIZE(privs); k++) {
 					u32 f = privs[k].flags;
 					const char *l = privs[k].letters;
 
-					/* p's first, then u/k first. */
 					snprintf(mods, sizeof(mods), "%s%s", ps[np], l);
 					gen_one(c, names[j], np, mods, f, NULL, 0, 0);
 					if (!*l || !np)
 						continue;
 					snprintf(mods, sizeof(mods), "%s%s", l, ps[np]);
 					gen_one(c, names[j], np, mods, f, NULL, 0, 0);
-					/* Interleaved: p u p p. */
-					snprintf(mods, sizeof(mods), "p%s%s", l, ps[np] + 1);
-					gen_one(c, names[j], np, mods, f, NULL, 0, 0);
 				}
-				/* A term list, modifiers after the slash or a colon. */
 				gen_one(c, names[j], np, ps[np], 0,
 					"period=10007", 10007, 0);
 				snprintf(mods, sizeof(mods), ":%su", ps[np]);
@@ -254,257 +334,248 @@ static void test_generic(void **state)
 	print_message("# generic: %u specs\n", nr_checks - start);
 }
 
-static void test_generic_messages(void **state)
+/* Where the planner puts an event alone. */
+static u32 planned_idx(const char *model, const char *spec, u32 *flags)
 {
-	char why[256];
+	struct skd_event_attr a;
+	char why[512];
+	u32 idx = ~0U;
+
+	if (skd_event_parse(spec, pmu(model), &a, why, sizeof(why)))
+		fail_msg("%s on %s: %s", spec, model, why);
+	if (skd_event_check(pmu(model), &a, flags, &idx, why, sizeof(why)))
+		fail_msg("%s on %s: check: %s", spec, model, why);
+	nr_checks++;
+	return idx;
+}
+
+static void test_generic_placement(void **state)
+{
+	u32 flags;
+
+	(void)state;
+	/* SPR BR_INST_RETIRED.ALL_BRANCHES PDISTCounter 0 (sapphirerapids_core.json). */
+	assert_int_equal(planned_idx("sapphirerapids", "branches:ppp", &flags), 0);
+	assert_true(flags & SKD_PLAN_PEBS);
+	assert_true(flags & SKD_PLAN_EXACT);
+	/* SKX INST_RETIRED.PREC_DIST Counter 1 (skylakex_core.json). */
+	assert_int_equal(planned_idx("skylakex", "instructions:ppp", &flags), 1);
+	assert_true(flags & SKD_PLAN_EXACT);
+	/* ICX INST_RETIRED.PREC_DIST is fixed counter 0 (icelakex_core.json). */
+	assert_int_equal(planned_idx("icelakex", "instructions:ppp", &flags),
+			 SKD_IDX_FIXED(0));
+	/* ICX cycles: PEBS, but Precise 0 everywhere. */
+	planned_idx("icelakex", "cycles:pp", &flags);
+	assert_true(flags & SKD_PLAN_PEBS);
+	assert_false(flags & SKD_PLAN_EXACT);
+	/* SKX TOTAL_CYCLES_PS: Counter 0,2,3; exact. */
+	assert_int_not_equal(planned_idx("skylakex", "cycles:pp", &flags), 1);
+	assert_true(flags & SKD_PLAN_EXACT);
+}
+
+static void test_generic_notes(void **state)
+{
+	char why[512];
 	struct skd_event_attr a;
 
 	(void)state;
-	assert_int_equal(skd_event_parse("cycles:ppp", model("icelake"), &a,
-					 why, sizeof(why)), 0);
-	assert_string_equal(why,
-		"cycles:ppp on icelake samples as cycles:pp: precise distribution exists there for instructions only");
-	assert_int_equal(skd_event_parse("branches:ppp", model("icelake"), &a,
-					 why, sizeof(why)), -EOPNOTSUPP);
-	assert_non_null(strstr(why, "use branches:pp"));
-	assert_int_equal(skd_event_parse("branch-misses:pppu", model("skylake"),
-					 &a, why, sizeof(why)), -EOPNOTSUPP);
-	assert_non_null(strstr(why, "use branch-misses:ppu"));
-	assert_int_equal(skd_event_parse("cycles:p", NULL, &a, why,
-					 sizeof(why)), -EOPNOTSUPP);
-	assert_non_null(strstr(why, "not known to skidless"));
+	note_says("icelakex", "cycles:ppp",
+		  "cycles:ppp on icelakex samples as cycles:pp: no precise distribution for cycles");
+	note_says("icelakex", "cycles:pp", "without the exact IP");
+	note_says("icelakex", "cycles:p", "imprecise");
+	note_says("skylakex", "branches:ppp", "samples as branches:pp");
+	/* An encoding Intel does not list samples through PEBS_ALL, no IP. */
+	note_says("icelakex", "r1234:p", "not in Intel's list for icelakex");
+	note_says("alderlake_gracemont", "branches:ppp",
+		  "no precise distribution for branches");
 	/* A note does not survive into the next call. */
-	assert_int_equal(skd_event_parse("cycles", model("icelake"), &a, why,
+	assert_int_equal(skd_event_parse("cycles", pmu("icelakex"), &a, why,
 					 sizeof(why)), 0);
 	assert_string_equal(why, "");
-	nr_checks += 6;
+	/* Nor is one needed to parse. */
+	assert_int_equal(skd_event_parse("cycles:ppp", pmu("icelakex"), &a,
+					 NULL, 0), 0);
+	assert_int_equal(a.precise, 2);
+	/* No PMU: the sentence says why there is no p. */
+	refuse(NULL, "cycles:p", -EOPNOTSUPP, "use cycles without p");
 }
 
-/* ---- named events --------------------------------------------------------- */
-
-struct named_case {
-	const char *name;
-	u64 config;
-	bool ppp;		/* precise distribution */
-	bool ldlat;		/* load latency */
-};
-
-static const struct named_case skylake_named[] = {
-	{ "inst_retired.prec_dist", 0x01c0, true, false },
-	{ "inst_retired.any_p", 0x00c0, false, false },
-	{ "uops_retired.all", 0x01c2, false, false },
-	{ "br_inst_retired.all_branches", 0x00c4, false, false },
-	{ "br_misp_retired.all_branches", 0x00c5, false, false },
-	{ "mem_inst_retired.all_loads", 0x81d0, false, false },
-	{ "mem_inst_retired.all_stores", 0x82d0, false, false },
-	{ "mem_load_retired.l1_miss", 0x08d1, false, false },
-	{ "mem_load_retired.l2_miss", 0x10d1, false, false },
-	{ "mem_load_retired.l3_miss", 0x20d1, false, false },
-	{ "mem_trans_retired.load_latency", 0x01cd, false, true },
-	{ 0 }
-};
-
-static const struct named_case icelake_named[] = {
-	{ "inst_retired.prec_dist", 0x0100, true, false },
-	{ "inst_retired.any_p", 0x00c0, false, false },
-	{ "uops_retired.slots", 0x02c2, false, false },
-	{ "br_inst_retired.all_branches", 0x00c4, false, false },
-	{ "br_misp_retired.all_branches", 0x00c5, false, false },
-	{ "mem_inst_retired.all_loads", 0x81d0, false, false },
-	{ "mem_inst_retired.all_stores", 0x82d0, false, false },
-	{ "mem_load_retired.l1_miss", 0x08d1, false, false },
-	{ "mem_load_retired.l2_miss", 0x10d1, false, false },
-	{ "mem_load_retired.l3_miss", 0x20d1, false, false },
-	{ "mem_trans_retired.load_latency", 0x01cd, false, true },
-	{ 0 }
-};
-
-static const struct named_case goldencove_named[] = {
-	{ "inst_retired.prec_dist", 0x0100, true, false },
-	{ "inst_retired.any_p", 0x00c0, true, false },
-	{ "uops_retired.slots", 0x02c2, true, false },
-	{ "br_inst_retired.all_branches", 0x00c4, true, false },
-	{ "br_misp_retired.all_branches", 0x00c5, true, false },
-	{ "mem_inst_retired.all_loads", 0x81d0, true, false },
-	{ "mem_inst_retired.all_stores", 0x82d0, true, false },
-	{ "mem_load_retired.l1_miss", 0x08d1, true, false },
-	{ "mem_load_retired.l2_miss", 0x10d1, true, false },
-	{ "mem_load_retired.l3_miss", 0x20d1, true, false },
-	{ "mem_trans_retired.load_latency", 0x01cd, false, true },
-	{ 0 }
-};
-
-static const struct {
-	const char *model;
-	const struct named_case *ev;
-} named_models[] = {
-	{ "skylake", skylake_named },
-	{ "icelake", icelake_named },
-	{ "sapphirerapids", goldencove_named },
-	{ "alderlake", goldencove_named },
-};
-
-static void upper(char *dst, const char *src, size_t len)
-{
-	size_t i;
-
-	for (i = 0; src[i] && i + 1 < len; i++)
-		dst[i] = (src[i] >= 'a' && src[i] <= 'z') ? src[i] - 32 : src[i];
-	dst[i] = '\0';
-}
-
-static void named_one(const char *mod, const struct named_case *e)
-{
-	static const char ps[][4] = { "", "p", "pp", "ppp" };
-	char spec[160], up[96];
-	unsigned int np;
-
-	for (np = 0; np < 4; np++) {
-		if (e->ldlat) {
-			/* Needs ldlat= and :p; the message spells out both. */
-			snprintf(spec, sizeof(spec), "%s%s%s", e->name,
-				 np ? ":" : "", ps[np]);
-			expect_err(mod, spec, -EINVAL,
-				   "mem_trans_retired.load_latency/ldlat=30/p");
-			snprintf(spec, sizeof(spec), "%s/ldlat=30/%s", e->name,
-				 ps[np]);
-			if (!np)
-				expect_err(mod, spec, -EINVAL, "ldlat=30/p");
-			else if (np == 3)
-				expect_err(mod, spec, -EOPNOTSUPP, spec);
-			else
-				expect_ok(mod, spec, e->config, np, 0, 30, 0,
-					  false);
-			continue;
-		}
-		snprintf(spec, sizeof(spec), "%s%s%s", e->name, np ? ":" : "",
-			 ps[np]);
-		if (np == 3 && !e->ppp) {
-			expect_err(mod, spec, -EOPNOTSUPP, spec);
-			continue;
-		}
-		expect_ok(mod, spec, e->config, np, 0, 0, 0, false);
-		upper(up, e->name, sizeof(up));
-		snprintf(spec, sizeof(spec), "%s%s%sk", up, ":", ps[np]);
-		expect_ok(mod, spec, e->config, np, EXU, 0, 0, false);
-		snprintf(spec, sizeof(spec), "%s/period=10007/%s", e->name,
-			 ps[np]);
-		expect_ok(mod, spec, e->config, np, 0, 0, 10007, false);
-		snprintf(spec, sizeof(spec), "%s/freq=99/:u%s", e->name, ps[np]);
-		expect_ok(mod, spec, e->config, np, FREQ | EXK, 0, 99, false);
-	}
-	/* A name needs a model to mean anything. */
-	expect_err(NULL, e->name, -EOPNOTSUPP, e->name);
-}
+/* ---- Intel's names --------------------------------------------------------- */
 
 static void test_named(void **state)
 {
 	unsigned int start = nr_checks;
-	const struct named_case *e;
-	size_t i;
 
 	(void)state;
-	for (i = 0; i < ARRAY_SIZE(named_models); i++)
-		for (e = named_models[i].ev; e->name; e++)
-			named_one(named_models[i].model, e);
-	print_message("# named: %u specs\n", nr_checks - start);
-}
+	/* skylakex_core.json MEM_INST_RETIRED.ALL_LOADS: 0xD0/0x81, PEBS 1. */
+	expect("skylakex", "MEM_INST_RETIRED.ALL_LOADS:pp", 0x81d0, 2, 0, QUIET);
+	expect("skylakex", "mem_inst_retired.all_loads", 0x81d0, 0, 0, QUIET);
+	expect("skx", "Mem_Inst_Retired.All_Loads:pu", 0x81d0, 1, EXK, QUIET);
+	expect("skylakex", "mem_inst_retired.all_loads:k", 0x81d0, 0, EXU, QUIET);
+	{
+		struct want w = { .config = 0x81d0, .flags = EXU,
+				  .sample = 1009 };
 
-/* Every event of the table has an entry above, and the same encoding. */
-static void test_named_cover(void **state)
-{
-	const struct named_case *e;
-	const struct skd_event_def *d;
-	const struct skd_cpu_model *m;
-	unsigned int n;
-	size_t i;
-
-	(void)state;
-	assert_int_equal(skd_nr_cpu_models, ARRAY_SIZE(named_models));
-	for (i = 0; i < ARRAY_SIZE(named_models); i++) {
-		m = model(named_models[i].model);
-		for (n = 0, e = named_models[i].ev; e->name; e++, n++) {
-			d = skd_event_by_name(m, e->name);
-			assert_non_null(d);
-			assert_int_equal(d->config, e->config);
-		}
-		assert_int_equal(n, m->nr_events);
+		expect_caps(pmu("skylakex"), "skylakex",
+			    "mem_inst_retired.all_loads/period=1009/k", &w,
+			    QUIET);
 	}
+	/* skylakex_core.json MEM_LOAD_RETIRED.L3_MISS: 0xD1/0x20, PEBS 1. */
+	expect("skylakex", "mem_load_retired.l3_miss:p", 0x20d1, 1, 0, QUIET);
+	/* ... and on Cascade Lake's list (cascadelakex_core.json): the same. */
+	expect("cascadelakex", "MEM_LOAD_RETIRED.L3_MISS:pp", 0x20d1, 2, 0,
+	       QUIET);
+	/* icelakex_core.json MEM_INST_RETIRED.ALL_LOADS: 0xd0/0x81, Precise 1. */
+	expect("icelakex", "mem_inst_retired.ALL_LOADS:ppk", 0x81d0, 2, EXU,
+	       QUIET);
+	/* sapphirerapids_core.json MEM_INST_RETIRED.ALL_LOADS PDISTCounter 0. */
+	expect("sapphirerapids", "mem_inst_retired.all_loads:ppp", 0x81d0, 3, 0,
+	       QUIET);
+	/* alderlake_gracemont_core.json MEM_UOPS_RETIRED.ALL_LOADS: 0xd0/0x81. */
+	expect("alderlake_gracemont", "MEM_UOPS_RETIRED.ALL_LOADS:pp", 0x81d0,
+	       2, 0, QUIET);
+	/* icelakex_core.json CPU_CLK_UNHALTED.THREAD_P: Precise 0, a note. */
+	expect("icelakex", "cpu_clk_unhalted.thread_p:p", 0x3c, 1, 0, NOTE);
+	/* skylakex_core.json INST_RETIRED.TOTAL_CYCLES_PS (see above). */
+	expect("skylakex", "inst_retired.total_cycles_ps:pp", SKX_CYCLES_PS, 2,
+	       0, QUIET);
+	print_message("# named: %u specs\n", nr_checks - start);
 }
 
 static void test_named_ldlat(void **state)
 {
-	const char *ld = "mem_trans_retired.load_latency";
-	char spec[128];
-
 	(void)state;
-	snprintf(spec, sizeof(spec), "%s/ldlat=1,period=10007/pu", ld);
-	expect_ok("skylake", spec, 0x1cd, 1, EXK, 1, 10007, false);
-	snprintf(spec, sizeof(spec), "%s/ldlat=0xffff/:pp", ld);
-	expect_ok("sapphirerapids", spec, 0x1cd, 2, 0, 65535, 0, false);
-	/* The fix keeps the threshold given. */
-	snprintf(spec, sizeof(spec), "%s/ldlat=50/", ld);
-	expect_err("icelake", spec, -EINVAL, "load_latency/ldlat=50/p");
-	snprintf(spec, sizeof(spec), "%s/ldlat=0/p", ld);
-	expect_err("icelake", spec, -EINVAL, "ldlat=0");
-	snprintf(spec, sizeof(spec), "%s/ldlat=65536/p", ld);
-	expect_err("icelake", spec, -EINVAL, "ldlat=65536");
-	snprintf(spec, sizeof(spec), "%s/ldlat=30,ldlat=40/p", ld);
-	expect_err("icelake", spec, -EINVAL, "ldlat");
-	/* ldlat on anything else. */
-	expect_err("skylake", "mem_load_retired.l3_miss/ldlat=30/p", -EINVAL,
-		   "ldlat=30");
-	expect_err("alderlake", "r20d1/ldlat=30/p", -EINVAL, "ldlat=30");
-	expect_err("icelake", "cpu/event=0x12,ldlat=30/p", -EINVAL, "ldlat=30");
-	expect_err("skylake", "cycles/ldlat=30/p", -EINVAL, "ldlat=30");
-	/* Terms a named event does not take. */
-	expect_err("skylake", "mem_load_retired.l3_miss/umask=1/", -EINVAL,
-		   "umask=1");
-	expect_err("skylake", "mem_load_retired.l3_miss/inv/", -EINVAL, "inv");
-	expect_err("skylake", "mem_load_retired.l3_miss/bogus=1/", -EINVAL,
-		   "bogus=1");
-	expect_err("skylake", "cycles/cmask=1/", -EINVAL, "cmask=1");
-	expect_err("skylake", "cycles/period=0/", -EINVAL, "period=0");
-	expect_err("skylake", "cycles/period=5", -EINVAL, "cycles/period=5");
-	expect_err("skylake", "cycles/period=5,freq=5/", -EINVAL, "freq=");
+	/*
+	 * MEM_TRANS_RETIRED.LOAD_LATENCY_GT_32: EventCode 0xcd UMask 0x01,
+	 * MSRIndex 0x3F6, MSRValue 0x20 in skylakex_core.json,
+	 * icelakex_core.json and sapphirerapids_core.json; _GT_4 has
+	 * MSRValue 0x4 (skylakex_core.json).
+	 */
+	expect_extra("skylakex", "mem_trans_retired.load_latency_gt_32:p",
+		     0x1cd, 1, 32, 0);
+	expect_extra("icelakex", "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_32:pp",
+		     0x1cd, 2, 32, 0);
+	expect_extra("sapphirerapids", "mem_trans_retired.load_latency_gt_32:p",
+		     0x1cd, 1, 32, 0);
+	expect_extra("skylakex", "mem_trans_retired.load_latency_gt_4:p",
+		     0x1cd, 1, 4, 0);
+	/* ldlat= overrides the threshold the name brings. */
+	expect_extra("skylakex", "mem_trans_retired.load_latency_gt_4/ldlat=100/p",
+		     0x1cd, 1, 100, 0);
+	expect_extra("icelakex", "cpu/event=0xcd,umask=1,ldlat=30/p", 0x1cd, 1,
+		     30, 0);
+	/* MEM_UOPS_RETIRED.LOAD_LATENCY_GT_32: 0xd0/0x05, MSRValue 0x20 (GRT). */
+	expect_extra("alderlake_gracemont",
+		     "mem_uops_retired.load_latency_gt_32:p", 0x05d0, 1, 32, 0);
+
+	/* The planner's refusals, passed through with the spec first. */
+	refuse("skylakex", "mem_trans_retired.load_latency_gt_32", -EINVAL,
+	       "mem_trans_retired.load_latency_gt_32: ");
+	refuse("skylakex", "mem_trans_retired.load_latency_gt_32", -EINVAL,
+	       "PEBS");
+	refuse("skylakex", "mem_trans_retired.load_latency_gt_32:ppp",
+	       -EOPNOTSUPP, "precise distribution");
+	refuse("icelakex", "cpu/event=0xcd,umask=1/p", -EINVAL, "ldlat");
+	/* With cmask it is another encoding, which Intel does not list. */
+	refuse("icelakex", "cpu/event=0xcd,umask=1,cmask=2,ldlat=30/p", -EINVAL,
+	       "not a load-latency event");
+	refuse("icelakex", "mem_trans_retired.load_latency_gt_32/ldlat=70000/p",
+	       -EINVAL, "65535");
+	refuse("skylakex", "mem_inst_retired.all_loads/ldlat=30/p", -EINVAL,
+	       "not a load-latency event");
+	refuse("skylakex", "cycles/ldlat=30/p", -EINVAL, "ldlat=30");
+	refuse("skylakex", "mem_trans_retired.load_latency_gt_32/ldlat=0/p",
+	       -EINVAL, "ldlat=0");
+	refuse("skylakex", "mem_trans_retired.load_latency_gt_32/ldlat=3,ldlat=4/p",
+	       -EINVAL, "twice");
+	/* No PMU, no list: no threshold. */
+	refuse(NULL, "cpu/event=0xcd,umask=1,ldlat=30/p", -EOPNOTSUPP, "no PMU");
+	refuse(NULL, "r01cd/ldlat=30/", -EOPNOTSUPP, "ldlat=");
 }
 
-/* ---- raw and cpu/.../ ------------------------------------------------------ */
+static void test_frontend_offcore(void **state)
+{
+	(void)state;
+	/* FRONTEND_RETIRED.DSB_MISS: 0xC6/0x01, MSRIndex 0x3F7, MSRValue 0x11 (skylakex_core.json). */
+	expect_extra("skylakex", "frontend_retired.dsb_miss:p", 0x1c6, 1, 0,
+		     0x11);
+	/* FRONTEND_RETIRED.L2_MISS: the same encoding, MSRValue 0x13 (skylakex_core.json). */
+	expect_extra("skylakex", "frontend_retired.dsb_miss/frontend=0x13/pp",
+		     0x1c6, 2, 0, 0x13);
+	expect_extra("skylakex", "cpu/event=0xc6,umask=1,frontend=0x11/p",
+		     0x1c6, 1, 0, 0x11);
+	/* icelakex_core.json FRONTEND_RETIRED.DSB_MISS: 0xc6/0x01, 0x11. */
+	expect_extra("icelakex", "FRONTEND_RETIRED.DSB_MISS:p", 0x1c6, 1, 0,
+		     0x11);
+	/*
+	 * OCR.DEMAND_DATA_RD.L3_MISS: EventCode "0xB7, 0xBB" UMask 0x01
+	 * MSRValue 0x3FBFC00001 (icelakex_core.json); EventCode "0x2A,0x2B"
+	 * in sapphirerapids_core.json, same MSRValue. The first encoding.
+	 */
+	expect_extra("icelakex", "ocr.demand_data_rd.l3_miss", 0x1b7, 0, 0,
+		     0x3fbfc00001ULL);
+	expect_extra("sapphirerapids", "OCR.DEMAND_DATA_RD.L3_MISS", 0x12a, 0,
+		     0, 0x3fbfc00001ULL);
+	/* OFFCORE_RESPONSE.DEMAND_DATA_RD.ANY_RESPONSE: 0xB7/0x01, 0x10001 (skylakex_core.json). */
+	expect_extra("skylakex", "offcore_response.demand_data_rd.any_response",
+		     0x1b7, 0, 0, 0x10001);
+	expect_extra("skylakex", "cpu/event=0xb7,umask=1,offcore_rsp=0x10001/",
+		     0x1b7, 0, 0, 0x10001);
+	expect_extra("skylakex", "offcore_response/offcore_rsp=0x10001/", 0x1b7,
+		     0, 0, 0x10001);
+
+	/* The term must be the event's register. */
+	refuse("skylakex", "frontend_retired.dsb_miss/offcore_rsp=0x11/p",
+	       -EINVAL, "frontend=N");
+	refuse("icelakex", "ocr.demand_data_rd.l3_miss/frontend=1/", -EINVAL,
+	       "offcore_rsp=N");
+	refuse("icelakex", "cpu/event=0xb7,umask=1,frontend=1,offcore_rsp=1/",
+	       -EINVAL, "exclude each other");
+	/* The planner: a value without a register, a value it lacks, bad bits. */
+	refuse("skylakex", "mem_inst_retired.all_loads/frontend=0x11/p", -EINVAL,
+	       "config1");
+	refuse("skylakex", "offcore_response", -EINVAL, "config1");
+	refuse("skylakex", "frontend_retired.dsb_miss/frontend=0x80000000/p",
+	       -EINVAL, "valid bits");
+	refuse(NULL, "cpu/event=0xb7,umask=1,offcore_rsp=0x10001/", -EOPNOTSUPP,
+	       "extra-MSR");
+	refuse("skylakex", "frontend_retired.dsb_miss/frontend=0/p", -EINVAL,
+	       "at least 1");
+}
+
+/* ---- raw and cpu/.../ -------------------------------------------------------- */
 
 struct raw_case {
 	const char *model;
 	const char *spec;
 	int err;
-	const char *token;	/* errors: what why must contain */
+	const char *word;	/* errors: what why must contain */
 	u64 config;
 	unsigned int precise;
 	u32 flags;
-	u64 ldlat, sample;
+	u64 sample;
 };
 
-#define OK(mod, s, cfg, p, fl, ld, smp) \
+#define OK(mod, s, cfg, p, fl, smp) \
 	{ .model = mod, .spec = s, .config = cfg, .precise = p, .flags = fl, \
-	  .ldlat = ld, .sample = smp }
-#define ERR(mod, s, e, tok) \
-	{ .model = mod, .spec = s, .err = e, .token = tok }
+	  .sample = smp }
+#define ERR(mod, s, e, w) \
+	{ .model = mod, .spec = s, .err = e, .word = w }
 
 static const struct raw_case raw_cases[] = {
 	/* rNNNN */
-	OK(NULL, "r3c", 0x3c, 0, 0, 0, 0),
-	OK(NULL, "r003c", 0x3c, 0, 0, 0, 0),
-	OK(NULL, "rC0", 0xc0, 0, 0, 0, 0),
-	OK(NULL, "r0", 0, 0, 0, 0, 0),
-	/* No PEBS on a CPU outside the table. */
+	OK(NULL, "r3c", 0x3c, 0, 0, 0),
+	OK(NULL, "r003c", 0x3c, 0, 0, 0),
+	OK(NULL, "rC0", 0xc0, 0, 0, 0),
+	OK(NULL, "r108001c0", 0x108001c0, 0, 0, 0),
+	OK(NULL, "r401c0", 0x401c0, 0, 0, 0),		/* edge */
+	OK(NULL, "rff00ffff", 0xff00ffff, 0, 0, 0),
+	OK(NULL, "r00000000000001c0:k", 0x1c0, 0, EXU, 0),
+	OK(NULL, "r1cd/period=1000/", 0x1cd, 0, 0, 1000),
 	ERR(NULL, "r01c0:ppp", -EOPNOTSUPP, "r01c0:ppp"),
 	ERR(NULL, "r01c0:up", -EOPNOTSUPP, "r01c0:up"),
-	OK(NULL, "r108001c0", SKL_PCYC, 0, 0, 0, 0),
-	OK(NULL, "r401c0", 0x401c0, 0, 0, 0, 0),		/* edge */
-	OK(NULL, "rff00ffff", 0xff00ffff, 0, 0, 0, 0),
-	OK(NULL, "r00000000000001c0:k", 0x1c0, 0, EXU, 0, 0),
-	ERR(NULL, "r1cd/ldlat=30/p", -EOPNOTSUPP, "r1cd/ldlat=30/p"),
-	OK(NULL, "r1cd/period=1000/", 0x1cd, 0, 0, 0, 1000),
-	ERR(NULL, "r1cd/ldlat=30/", -EOPNOTSUPP, "ldlat="),
 	ERR(NULL, "cpu/event=0x3c/p", -EOPNOTSUPP, "cpu/event=0x3c/p"),
+	ERR(NULL, "r20003c", -EOPNOTSUPP, "any"),	/* AnyThread */
 	ERR(NULL, "r10000", -EINVAL, "r10000"),		/* USR */
 	ERR(NULL, "r20000", -EINVAL, "r20000"),		/* OS */
 	ERR(NULL, "r100000", -EINVAL, "r100000"),	/* INT */
@@ -516,49 +587,40 @@ static const struct raw_case raw_cases[] = {
 	ERR(NULL, "r12:pppp", -EINVAL, "pppp"),
 	ERR(NULL, "r12/umask=1/", -EINVAL, "umask=1"),
 
-	OK("skylake", "r003c", 0x3c, 0, 0, 0, 0),
-	ERR("skylake", "r003c:p", -EOPNOTSUPP, "cycles:p"),
-	OK("skylake", "r01c0:ppp", 0x1c0, 3, 0, 0, 0),
-	OK("skylake", "r108001c0:ppp", SKL_PCYC, 3, 0, 0, 0),
-	ERR("skylake", "r00c0:ppp", -EOPNOTSUPP, "r00c0:ppp"),
-	OK("skylake", "r20d1:pp", 0x20d1, 2, 0, 0, 0),
-	OK("skylake", "r1234", 0x1234, 0, 0, 0, 0),
-	ERR("skylake", "r1234:p", -EOPNOTSUPP, "not PEBS-capable on skylake"),
-	ERR("skylake", "r01cd", -EINVAL, "mem_trans_retired.load_latency/ldlat=30/p"),
-	OK("skylake", "r01cd/ldlat=50/p", 0x1cd, 1, 0, 50, 0),
-	ERR("skylake", "r01cd/ldlat=50/ppp", -EOPNOTSUPP, "r01cd/ldlat=50/ppp"),
-
-	OK("icelake", "r1234:p", 0x1234, 1, 0, 0, 0),
-	OK("icelake", "r003c:pp", 0x3c, 2, 0, 0, 0),
-	ERR("icelake", "r1234:ppp", -EOPNOTSUPP, "r1234:ppp"),
-	OK("icelake", "r0100:ppp", 0x100, 3, 0, 0, 0),
-	ERR("icelake", "r00c0:ppp", -EOPNOTSUPP, "r00c0:ppp"),
-
-	OK("sapphirerapids", "r1234:ppp", 0x1234, 3, 0, 0, 0),
-	ERR("sapphirerapids", "r01cd/ldlat=30/ppp", -EOPNOTSUPP, "ppp"),
-	OK("sapphirerapids", "r01cd/ldlat=30/pp", 0x1cd, 2, 0, 30, 0),
-	OK("alderlake", "r00c0:ppp", 0xc0, 3, 0, 0, 0),
+	/* On a PMU the planner decides (see the JSON notes above). */
+	OK("skylakex", "r01c0:ppp", SKX_PREC_DIST, 3, 0, 0),
+	OK("skylakex", "ra8001c0:pp", SKX_CYCLES_PS, 2, 0, 0),
+	OK("skylakex", "r20d1:pp", 0x20d1, 2, 0, 0),
+	ERR("skylakex", "r00c0:p", -EOPNOTSUPP, "no PEBS"),
+	ERR("skylakex", "r003c:p", -EOPNOTSUPP, "r003c:p"),
+	ERR("skylakex", "r20d1:ppp", -EOPNOTSUPP, "precise distribution"),
+	/* An encoding Intel does not list: counts anywhere, no PEBS on fmt 3. */
+	OK("skylakex", "r1234", 0x1234, 0, 0, 0),
+	ERR("skylakex", "r1234:p", -EOPNOTSUPP, "r1234:p"),
+	/* AnyThread: perfmon v4 yes, v5 no (SDM; the planner's config mask). */
+	OK("skylakex", "cpu/event=0x3c,any/", 0x20003c, 0, 0, 0),
+	OK("skylakex", "r20003c", 0x20003c, 0, 0, 0),
+	ERR("icelakex", "cpu/event=0x3c,any/", -EINVAL, "any"),
+	/* Adaptive PEBS: an unlisted encoding samples through PEBS_ALL. */
+	OK("icelakex", "r1234", 0x1234, 0, 0, 0),
+	ERR("icelakex", "r1234:ppp", -EOPNOTSUPP, "r1234:ppp"),
+	OK("icelakex", "r0100:ppp", 0x100, 3, 0, 0),
 
 	/* cpu/.../ with each term */
-	OK("sapphirerapids", "cpu/event=0xd0,umask=0x81/pp", 0x81d0, 2, 0, 0, 0),
-	OK("icelake", "cpu/event=0xd0,umask=0x81/:pp", 0x81d0, 2, 0, 0, 0),
-	OK(NULL, "cpu/event=0xd0,umask=0x81/", 0x81d0, 0, 0, 0, 0),
-	OK(NULL, "cpu/event=208,umask=129/ku", 0x81d0, 0, 0, 0, 0),
-	OK(NULL, "cpu/event=0xc0,umask=1,inv,cmask=16/", SKL_PCYC, 0, 0, 0, 0),
-	OK(NULL, "cpu/event=0xc0,umask=1,inv=1,cmask=0x10,edge/", SKL_PCYC | 0x40000, 0, 0, 0, 0),
-	OK(NULL, "cpu/event=0xc0,inv=0,edge=0,cmask=0/", 0xc0, 0, 0, 0, 0),
-	OK(NULL, "cpu/event=0xff,umask=0xff,cmask=0xff/", 0xff00ffff, 0, 0, 0, 0),
-	OK(NULL, "cpu/event=0x3c,period=10007/", 0x3c, 0, 0, 0, 10007),
-	OK(NULL, "cpu/event=0x3c,freq=4000/u", 0x3c, 0, FREQ | EXK, 0, 4000),
-	OK(NULL, "cpu/EVENT=0x3C,Umask=0X1/", 0x13c, 0, 0, 0, 0),
-	OK("icelake", "cpu/event=0xcd,umask=1,ldlat=3/p", 0x1cd, 1, 0, 3, 0),
-	OK(NULL, "cpu/event=0,umask=3/", 0x300, 0, 0, 0, 0),
-	OK(NULL, "cpu/period=18446744073709551615,event=1/", 1, 0, 0, 0, UINT64_MAX),
-	ERR("skylake", "cpu/event=0xcd,umask=1/p", -EINVAL, "mem_trans_retired.load_latency/ldlat=30/p"),
-	OK("skylake", "cpu/event=0xcd,umask=1,ldlat=30/p", 0x1cd, 1, 0, 30, 0),
-	OK("skylake", "cpu/event=0xcd,umask=1,ldlat=30,cmask=2/p", 0x20001cd, 1, 0, 30, 0),
-	ERR("skylake", "cpu/event=0x12,umask=0x34/p", -EOPNOTSUPP, "not PEBS-capable on skylake"),
-	OK("icelake", "cpu/event=0x12,umask=0x34/p", 0x3412, 1, 0, 0, 0),
+	OK("sapphirerapids", "cpu/event=0xd0,umask=0x81/pp", 0x81d0, 2, 0, 0),
+	OK("icelakex", "cpu/event=0xd0,umask=0x81/:pp", 0x81d0, 2, 0, 0),
+	OK(NULL, "cpu/event=0xd0,umask=0x81/", 0x81d0, 0, 0, 0),
+	OK(NULL, "cpu/event=208,umask=129/ku", 0x81d0, 0, 0, 0),
+	OK(NULL, "cpu/event=0xc0,umask=1,inv,cmask=16/", 0x108001c0, 0, 0, 0),
+	OK(NULL, "cpu/event=0xc0,umask=1,inv=1,cmask=0x10,edge/", 0x108401c0,
+	   0, 0, 0),
+	OK(NULL, "cpu/event=0xc0,inv=0,edge=0,cmask=0/", 0xc0, 0, 0, 0),
+	OK(NULL, "cpu/event=0xff,umask=0xff,cmask=0xff/", 0xff00ffff, 0, 0, 0),
+	OK(NULL, "cpu/event=0x3c,period=10007/", 0x3c, 0, 0, 10007),
+	OK(NULL, "cpu/event=0x3c,freq=4000/u", 0x3c, 0, FREQ | EXK, 4000),
+	OK(NULL, "cpu/EVENT=0x3C,Umask=0X1/", 0x13c, 0, 0, 0),
+	OK(NULL, "cpu/event=0,umask=3/", 0x300, 0, 0, 0),
+	OK(NULL, "cpu/period=18446744073709551615,event=1/", 1, 0, 0, UINT64_MAX),
 
 	/* cpu/.../ errors */
 	ERR(NULL, "cpu//", -EINVAL, "cpu//"),
@@ -568,11 +630,11 @@ static const struct raw_case raw_cases[] = {
 	ERR(NULL, "cpu/event=1,umask=0x100/", -EINVAL, "umask=0x100"),
 	ERR(NULL, "cpu/event=1,cmask=256/", -EINVAL, "cmask=256"),
 	ERR(NULL, "cpu/event=1,ldlat=0/p", -EINVAL, "ldlat=0"),
-	ERR(NULL, "cpu/event=1,ldlat=65536/p", -EINVAL, "ldlat=65536"),
 	ERR(NULL, "cpu/event=1,period=0/", -EINVAL, "period=0"),
 	ERR(NULL, "cpu/event=1,freq=0/", -EINVAL, "freq=0"),
 	ERR(NULL, "cpu/event=1,period=1,freq=1/", -EINVAL, "freq="),
-	ERR(NULL, "cpu/event=1,period=99999999999999999999/", -EINVAL, "period=99999999999999999999"),
+	ERR(NULL, "cpu/event=1,period=99999999999999999999/", -EINVAL,
+	    "period=99999999999999999999"),
 	ERR(NULL, "cpu/event=1,foo=2/", -EINVAL, "foo=2"),
 	ERR(NULL, "cpu/event=1,,umask=1/", -EINVAL, "event=1,,umask=1"),
 	ERR(NULL, "cpu/event=1,/", -EINVAL, "event=1,"),
@@ -604,83 +666,163 @@ static void test_raw(void **state)
 	for (i = 0; i < ARRAY_SIZE(raw_cases); i++) {
 		const struct raw_case *c = &raw_cases[i];
 
+		struct want w = { .config = c->config, .precise = c->precise,
+				  .flags = c->flags, .sample = c->sample };
+
 		if (c->err)
-			expect_err(c->model, c->spec, c->err, c->token);
+			refuse(c->model, c->spec, c->err, c->word);
 		else
-			expect_ok(c->model, c->spec, c->config, c->precise,
-				  c->flags, c->ldlat, c->sample, false);
+			expect_caps(pmu(c->model), pname(c->model), c->spec,
+				    &w, QUIET);
 	}
 	print_message("# raw and cpu//: %u specs\n", nr_checks - start);
 }
 
-/* ---- everything else that is wrong ---------------------------------------- */
+/* ---- refusals ------------------------------------------------------------- */
 
-static void test_errors(void **state)
+static void test_refusals(void **state)
 {
+	struct skd_pmu_caps c;
 	char longname[300];
-	char why[256], tiny[8];
-	struct skd_event_attr a;
 	size_t i;
 
 	(void)state;
-	expect_err(NULL, "", -EINVAL, "empty");
-	expect_err(NULL, NULL, -EINVAL, "empty");
-	expect_err(NULL, ":p", -EINVAL, ":p");
-	expect_err(NULL, "/period=1/", -EINVAL, "/period=1/");
-	expect_err(NULL, "foo", -EINVAL,
-		   "unknown event `foo': skidless list shows the events of this CPU");
-	expect_err("skylake", "foo:pp", -EINVAL, "`foo'");
-	expect_err("skylake", "foo/period=1/", -EINVAL, "`foo'");
-	expect_err("skylake", "cycles,instructions", -EINVAL,
-		   "`cycles,instructions'");
-	expect_err("skylake", " cycles", -EINVAL, "` cycles'");
-	expect_err("skylake", "cycles:", -EINVAL, "cycles:");
-	expect_err("skylake", "cycles:x", -EINVAL, "`x'");
-	expect_err("skylake", "cycles:pP", -EINVAL, "`P'");
-	expect_err("skylake", "cycles:pppp", -EINVAL, "pppp");
-	expect_err("skylake", "cycles::p", -EINVAL, "`:'");
-	expect_err("skylake", "cycles:p/", -EINVAL, "`/'");
-	expect_err("skylake", "cycles/period=1/x", -EINVAL, "`x'");
-	/* Events of another model say so. */
-	expect_err("skylake", "uops_retired.slots", -EINVAL, "icelake");
-	expect_err("icelake", "uops_retired.all:p", -EINVAL, "skylake");
-	expect_err(NULL, "mem_load_retired.l3_miss:pp", -EOPNOTSUPP,
-		   "mem_load_retired.l3_miss");
+	/* skylakex_core.json INST_RETIRED.ANY_P: PEBS 0. */
+	refuse("skylakex", "inst_retired.any_p:p", -EOPNOTSUPP, "no PEBS");
+	refuse("skylakex", "inst_retired.any_p:p", -EOPNOTSUPP,
+	       "inst_retired.any_p:p: ");
+	/* skylakex_core.json MEM_INST_RETIRED.ALL_LOADS: not PREC_DIST. */
+	refuse("skylakex", "mem_inst_retired.all_loads:ppp", -EOPNOTSUPP,
+	       "precise distribution");
+	/* TOPDOWN.SLOTS is in icelakex_core.json, not skylakex_core.json. */
+	refuse("skylakex", "topdown.slots", -EINVAL, "not of skylakex");
+	refuse("skylakex", "TOPDOWN.SLOTS:p", -EINVAL, "an event of icelake,");
+	/* MEM_UOPS_RETIRED.ALL_LOADS: Gracemont's list, not Golden Cove's. */
+	refuse("alderlake", "mem_uops_retired.all_loads", -EINVAL,
+	       "alderlake_gracemont, not of alderlake_goldencove");
+	refuse("skylakex", "no_such.event", -EINVAL, "skidless list");
+	/* No PMU known: where the name is from, and how to give it raw. */
+	refuse(NULL, "mem_inst_retired.all_loads:pp", -EOPNOTSUPP, "skylakex");
+	refuse(NULL, "mem_inst_retired.all_loads", -EOPNOTSUPP, "cpu/event=");
+	refuse(NULL, "foo", -EINVAL,
+	       "unknown event `foo': skidless list shows the events of this CPU");
+
+	/* A CPU in none of the lists: generic and raw only, no p. */
+	assert_int_equal(skd_caps_nominal("skylakex", &c), 0);
+	c.events = NULL;
+	c.cpu = NULL;
+	c.model = 0x3a;
+	refuse_caps(&c, "no list", "cycles:p", -EOPNOTSUPP, "Intel's event lists");
+	refuse_caps(&c, "no list", "r01c0:pp", -EOPNOTSUPP, "Intel's event lists");
+	refuse_caps(&c, "no list", "cpu/event=0xcd,umask=1,ldlat=30/p",
+		    -EOPNOTSUPP, "PEBS");
+	refuse_caps(&c, "no list", "cpu/event=0xcd,umask=1,ldlat=30/", -EINVAL,
+		    "ldlat");
+	refuse_caps(&c, "no list", "mem_inst_retired.all_loads", -EOPNOTSUPP,
+		    "none of Intel's lists");
+	{
+		struct want w = { .config = 0x3c };
+
+		expect_caps(&c, "no list", "cycles", &w, QUIET);
+		w.config = 0x81d0;
+		expect_caps(&c, "no list", "r81d0", &w, QUIET);
+	}
+
+	/* Page-table isolation: the planner's EPERM, with its fix. */
+	assert_int_equal(skd_caps_nominal("skylakex", &c), 0);
+	c.flags |= SKD_PMU_PTI;
+	refuse_caps(&c, "skylakex with PTI", "cycles:pp", -EPERM, "pti=off");
+	refuse_caps(&c, "skylakex with PTI", "mem_inst_retired.all_loads:p",
+		    -EPERM, "pti=off");
+	/* An unusable PMU: the planner's ENODEV with the detection's why. */
+	assert_int_equal(skd_caps_nominal("icelakex", &c), 0);
+	c.flags &= ~(u32)SKD_PMU_USABLE;
+	snprintf(c.why, sizeof(c.why), "the hypervisor hides the PMU");
+	refuse_caps(&c, "unusable", "cycles", -ENODEV, "hypervisor");
+	/* TSX force-abort off: counter 3 is not ours (plan.c resolve_event). */
+	assert_int_equal(skd_caps_nominal("skylakex", &c), 0);
+	c.flags |= SKD_PMU_TFA;
+	{
+		/*
+		 * skylakex_core.json has no event on counter 3 only; a 4-event
+		 * session shows it instead (test_plan's ground), so here only
+		 * that a counting event still parses.
+		 */
+		struct want w = { .config = 0x81d0, .precise = 1 };
+
+		expect_caps(&c, "skylakex with TFA", "mem_inst_retired.all_loads:p",
+			    &w, QUIET);
+	}
+
+	/* Syntax. */
+	refuse(NULL, "", -EINVAL, "empty");
+	refuse(NULL, NULL, -EINVAL, "empty");
+	refuse(NULL, ":p", -EINVAL, ":p");
+	refuse(NULL, "/period=1/", -EINVAL, "/period=1/");
+	refuse("skylakex", "foo:pp", -EINVAL, "`foo'");
+	refuse("skylakex", "cycles,instructions", -EINVAL,
+	       "`cycles,instructions'");
+	refuse("skylakex", " cycles", -EINVAL, "` cycles'");
+	refuse("skylakex", "cycles:", -EINVAL, "cycles:");
+	refuse("skylakex", "cycles:x", -EINVAL, "`x'");
+	refuse("skylakex", "cycles:pP", -EINVAL, "`P'");
+	refuse("skylakex", "cycles:pppp", -EINVAL, "pppp");
+	refuse("skylakex", "cycles::p", -EINVAL, "`:'");
+	refuse("skylakex", "cycles:p/", -EINVAL, "`/'");
+	refuse("skylakex", "cycles/period=1/x", -EINVAL, "`x'");
+	refuse("skylakex", "cycles/cmask=1/", -EINVAL, "cmask=1");
+	refuse("skylakex", "cycles/period=0/", -EINVAL, "period=0");
+	refuse("skylakex", "cycles/period=5", -EINVAL, "cycles/period=5");
+	refuse("skylakex", "cycles/period=5,freq=5/", -EINVAL, "freq=");
+	refuse("skylakex", "mem_load_retired.l3_miss/umask=1/", -EINVAL,
+	       "umask=1");
+	refuse("skylakex", "mem_load_retired.l3_miss/inv/", -EINVAL, "inv");
+	refuse("skylakex", "mem_load_retired.l3_miss/bogus=1/", -EINVAL,
+	       "bogus=1");
 
 	for (i = 0; i < sizeof(longname) - 1; i++)
 		longname[i] = 'a' + i % 26;
 	longname[sizeof(longname) - 1] = '\0';
-	expect_err("skylake", longname, -EINVAL, "unknown event");
+	refuse("skylakex", longname, -EINVAL, "unknown event");
+}
 
-	/* No buffer for the sentence, or a small one. */
+static void test_why_buffers(void **state)
+{
+	char why[256], tiny[8];
+	struct skd_event_attr a;
+
+	(void)state;
 	assert_int_equal(skd_event_parse("foo", NULL, &a, NULL, 0), -EINVAL);
-	assert_int_equal(skd_event_parse("cycles:ppp", model("icelake"), &a,
-					 NULL, 0), 0);
+	assert_int_equal(skd_event_parse("inst_retired.any_p:p", pmu("skylakex"),
+					 &a, NULL, 0), -EOPNOTSUPP);
 	memset(tiny, 'x', sizeof(tiny));
-	assert_int_equal(skd_event_parse("foo", NULL, &a, tiny, sizeof(tiny)),
-			 -EINVAL);
+	assert_int_equal(skd_event_parse("inst_retired.any_p:p", pmu("skylakex"),
+					 &a, tiny, sizeof(tiny)), -EOPNOTSUPP);
+	assert_int_equal(strlen(tiny), sizeof(tiny) - 1);
+	memset(tiny, 'x', sizeof(tiny));
+	assert_int_equal(skd_event_parse("cycles:pp", pmu("icelakex"), &a,
+					 tiny, sizeof(tiny)), 0);
 	assert_int_equal(strlen(tiny), sizeof(tiny) - 1);
 	memset(why, 'x', sizeof(why));
 	assert_int_equal(skd_event_parse("cycles", NULL, &a, why, 1), 0);
 	assert_int_equal(why[0], '\0');
 	assert_int_equal(why[1], 'x');
-	nr_checks += 5;
 }
 
-/* ---- skd_event_name --------------------------------------------------------- */
+/* ---- skd_event_name ---------------------------------------------------------- */
 
-static void name_is(const char *mod, const char *spec, const char *want)
+static void name_is(const char *model, const char *spec, const char *want)
 {
-	const struct skd_cpu_model *m = model(mod);
+	const struct skd_pmu_caps *caps = pmu(model);
 	struct skd_event_attr a;
-	char why[256], name[160];
+	char why[512], name[200];
 
 	nr_checks++;
-	if (skd_event_parse(spec, m, &a, why, sizeof(why)))
-		fail_msg("%s on %s: %s", spec, mname(mod), why);
-	skd_event_name(&a, m, name, sizeof(name));
+	if (skd_event_parse(spec, caps, &a, why, sizeof(why)))
+		fail_msg("%s on %s: %s", spec, pname(model), why);
+	skd_event_name(&a, caps, name, sizeof(name));
 	if (strcmp(name, want))
-		fail_msg("%s on %s: named %s, wanted %s", spec, mname(mod),
+		fail_msg("%s on %s: named %s, wanted %s", spec, pname(model),
 			 name, want);
 }
 
@@ -689,37 +831,53 @@ static void test_name(void **state)
 	static const struct {
 		const char *model, *spec, *name;
 	} cases[] = {
-		{ "skylake", "cycles:pp", "cycles:pp" },
-		{ "skylake", "cpu-cycles:upp", "cycles:ppu" },
-		{ "skylake", "CYCLES:ku", "cycles" },
-		{ "skylake", "mem_load_retired.l3_miss:p", "mem_load_retired.l3_miss:p" },
-		{ "skylake", "MEM_LOAD_RETIRED.L3_MISS", "mem_load_retired.l3_miss" },
-		{ "sapphirerapids", "r01c0:ppp", "r01c0:ppp" },
+		{ "skylakex", "cycles:pp", "cycles:pp" },
+		{ "skylakex", "cpu-cycles:upp", "cycles:ppu" },
+		{ "skylakex", "CYCLES:ku", "cycles" },
+		{ "skylakex", "MEM_LOAD_RETIRED.L3_MISS:p",
+		  "mem_load_retired.l3_miss:p" },
 		{ NULL, "r3c", "cycles" },
-		{ "skylake", "r3c:k", "cycles:k" },
+		{ "skylakex", "r3c:k", "cycles:k" },
 		{ NULL, "cycles:u", "cycles:u" },
 		{ NULL, "r1234:k", "r1234:k" },
-		{ "skylake", "r01c0:ppp", "instructions:ppp" },
-		{ "skylake", "r01c0:p", "inst_retired.prec_dist:p" },
-		{ "skylake", "r108001c0:p", "cycles:p" },
-		{ "skylake", "inst_retired.any_p:p", "instructions:p" },
-		{ "icelake", "cycles:ppp", "cycles:pp" },
-		{ "icelake", "inst_retired.prec_dist:ppp", "instructions:ppp" },
-		{ "icelake", "inst_retired.prec_dist", "inst_retired.prec_dist" },
-		{ "alderlake", "r00c4:ppp", "branches:ppp" },
-		{ "skylake", "mem_trans_retired.load_latency/ldlat=30/p",
-		  "mem_trans_retired.load_latency/ldlat=30/p" },
-		{ "skylake", "cpu/event=0xcd,umask=1,ldlat=30/:p",
-		  "mem_trans_retired.load_latency/ldlat=30/p" },
-		{ "skylake", "cycles/period=10007/ppu", "cycles/period=10007/ppu" },
-		{ "skylake", "cycles/freq=99/", "cycles/freq=99/" },
-		{ "icelake", "cpu/event=0xcd,umask=1,ldlat=30,freq=99/p",
-		  "mem_trans_retired.load_latency/ldlat=30,freq=99/p" },
-		{ "icelake", "cpu/event=0xcd,umask=1,cmask=2,ldlat=30,freq=99/p",
-		  "cpu/event=0xcd,umask=0x1,cmask=2,ldlat=30,freq=99/p" },
+		/* The generic name wins where it parses to the same event. */
+		{ "skylakex", "r01c0:ppp", "instructions:ppp" },
+		{ "skylakex", "inst_retired.prec_dist:pp", "instructions:pp" },
+		{ "skylakex", "r01c0", "inst_retired.prec_dist" },
+		{ "skylakex", "ra8001c0:p", "cycles:p" },
+		{ "skylakex", "br_inst_retired.all_branches", "branches" },
+		{ "skylakex", "r04c4:pp", "branches:pp" },
+		{ "icelakex", "cycles:ppp", "cycles:pp" },
+		{ "icelakex", "r00c0:ppp", "instructions:ppp" },
+		{ "sapphirerapids", "r00c4:ppp", "branches:ppp" },
+		/* Intel's name that carries the value, else the raw form. */
+		{ "skylakex", "mem_trans_retired.load_latency_gt_4/ldlat=32/p",
+		  "mem_trans_retired.load_latency_gt_32:p" },
+		{ "skylakex", "cpu/event=0xcd,umask=1,ldlat=30/:p",
+		  "cpu/event=0xcd,umask=0x1,ldlat=30/p" },
+		{ "skylakex", "cpu/event=0xc6,umask=1,frontend=0x11/p",
+		  "frontend_retired.dsb_miss:p" },
+		{ "skylakex", "frontend_retired.dsb_miss/frontend=0x13/p",
+		  "frontend_retired.l2_miss:p" },
+		{ "icelakex", "cpu/event=0xb7,umask=1,offcore_rsp=0x3fbfc00001/",
+		  "ocr.demand_data_rd.l3_miss" },
+		{ "icelakex", "cpu/event=0xb7,umask=1,offcore_rsp=0x3/u",
+		  "cpu/event=0xb7,umask=0x1,offcore_rsp=0x3/u" },
+		{ "skylakex", "cycles/period=10007/ppu", "cycles/period=10007/ppu" },
+		{ "skylakex", "cycles/freq=99/", "cycles/freq=99/" },
+		{ "icelakex", "mem_trans_retired.load_latency_gt_32/freq=99/p",
+		  "mem_trans_retired.load_latency_gt_32/freq=99/p" },
+		{ "icelakex", "cpu/event=0xcd,umask=1,ldlat=30,freq=99/p",
+		  "cpu/event=0xcd,umask=0x1,ldlat=30,freq=99/p" },
 		{ NULL, "cpu/cmask=16,inv,umask=1,period=5,edge,event=0xc0/k",
 		  "cpu/event=0xc0,umask=0x1,edge,inv,cmask=16,period=5/k" },
-		{ "icelake", "cpu/event=0xd1,umask=0x20,cmask=1/pp", "r10020d1:pp" },
+		/* skylakex_core.json CPU_CLK_UNHALTED.THREAD_P_ANY: 0x3C AnyThread 1. */
+		{ "skylakex", "cpu/event=0x3c,any,period=5/",
+		  "cpu_clk_unhalted.thread_p_any/period=5/" },
+		{ "skylakex", "cpu/event=0xd0,umask=0x81,any,period=5/",
+		  "cpu/event=0xd0,umask=0x81,any,period=5/" },
+		{ "icelakex", "cpu/event=0xd1,umask=0x20,cmask=1/pp",
+		  "r10020d1:pp" },
 	};
 	struct skd_event_attr a;
 	char buf[40];
@@ -729,68 +887,253 @@ static void test_name(void **state)
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		name_is(cases[i].model, cases[i].spec, cases[i].name);
 
-	/* Truncation, and an attr parse cannot produce. */
+	/* Truncation, and attrs parsing cannot produce. */
 	assert_int_equal(skd_event_parse("mem_load_retired.l3_miss:pp",
-					 model("skylake"), &a, NULL, 0), 0);
-	skd_event_name(&a, model("skylake"), buf, 4);
+					 pmu("skylakex"), &a, NULL, 0), 0);
+	skd_event_name(&a, pmu("skylakex"), buf, 4);
 	assert_string_equal(buf, "mem");
-	skd_event_name(&a, model("skylake"), buf, 1);
+	skd_event_name(&a, pmu("skylakex"), buf, 1);
 	assert_string_equal(buf, "");
 	memset(buf, 'x', sizeof(buf));
-	skd_event_name(&a, model("skylake"), buf, 0);
+	skd_event_name(&a, pmu("skylakex"), buf, 0);
 	assert_int_equal(buf[0], 'x');
 	a.flags = EXU | EXK;
 	a.precise = 0;
-	skd_event_name(&a, model("skylake"), buf, sizeof(buf));
+	skd_event_name(&a, pmu("skylakex"), buf, sizeof(buf));
 	assert_string_equal(buf, "mem_load_retired.l3_miss");
-	/* What the module would refuse still has a name. */
 	memset(&a, 0, sizeof(a));
 	a.config = 0x3c;
 	a.precise = 1;
 	skd_event_name(&a, NULL, buf, sizeof(buf));
 	assert_string_equal(buf, "r003c:p");
-	nr_checks += 5;
 }
 
-/* Every table event and generic level names something that parses back. */
-static void test_name_table(void **state)
+/*
+ * Every Intel event of every list, at every level the planner allows,
+ * names something that parses back into the same attr.
+ */
+static void test_name_every_event(void **state)
 {
-	const struct skd_cpu_model *m;
+	static const char *const sfx[] = { "", ":p", ":pp", ":ppp" };
 	struct skd_event_attr a, b;
-	char name[160], why[256];
-	unsigned int i, j, g, p;
+	struct skd_pmu_caps caps;
+	char spec[160], name[200], why[512];
+	unsigned int l, np, n = 0;
+	u32 i;
 
 	(void)state;
-	for (i = 0; i < skd_nr_cpu_models; i++) {
-		m = &skd_cpu_models[i];
-		for (j = 0; j < m->nr_events; j++) {
-			memset(&a, 0, sizeof(a));
-			a.size = sizeof(a);
-			a.config = m->events[j].config;
-			for (p = 0; p < 3; p++) {
-				a.precise = p;
-				a.ldlat = m->events[j].flags & SKD_EVF_LDLAT ? 7 : 0;
-				if (a.ldlat && !p)
+	for (l = 0; l < skd_nr_event_lists; l++) {
+		const struct skd_event_info_list *il = &skd_event_infos[l];
+
+		assert_int_equal(skd_caps_nominal(skd_event_lists[l].name, &caps),
+				 0);
+		assert_ptr_equal(skd_event_infos_of(&caps), il);
+		for (i = 0; i < il->nr_events; i++) {
+			for (np = 0; np < 4; np++) {
+				snprintf(spec, sizeof(spec), "%s%s",
+					 il->events[i].name, sfx[np]);
+				if (skd_event_parse(spec, &caps, &a, NULL, 0))
 					continue;
-				skd_event_name(&a, m, name, sizeof(name));
-				assert_int_equal(skd_event_parse(name, m, &b,
-						 why, sizeof(why)), 0);
-				assert_memory_equal(&a, &b, sizeof(a));
-				nr_checks++;
+				skd_event_name(&a, &caps, name, sizeof(name));
+				if (skd_event_parse(name, &caps, &b, why,
+						    sizeof(why)) ||
+				    memcmp(&a, &b, sizeof(a)))
+					fail_msg("%s on %s: %s does not parse back (%s)",
+						 spec, il->name, name, why);
+				n++;
 			}
 		}
-		for (g = 0; g < SKD_GEN_NR; g++) {
-			memset(&a, 0, sizeof(a));
-			a.size = sizeof(a);
-			a.config = m->generic[g].config[0];
-			skd_event_name(&a, m, name, sizeof(name));
-			assert_string_equal(name, m->generic[g].name);
-			nr_checks++;
-		}
 	}
+	nr_checks += n;
+	print_message("# names of every list: %u round trips\n", n);
 }
 
-/* ---- -j ----------------------------------------------------------------- */
+/*
+ * What `skidless list` shows as an event's counters and PEBS counters
+ * holds wherever the planner puts it, on every list.
+ */
+static void test_slots_agree(void **state)
+{
+	struct skd_event_attr a;
+	struct skd_pmu_caps caps;
+	unsigned int l, n = 0;
+	u16 counters, pebs;
+	u32 i, flags, idx, slot;
+
+	(void)state;
+	for (l = 0; l < skd_nr_event_lists; l++) {
+		const struct skd_event_info_list *il = &skd_event_infos[l];
+
+		assert_int_equal(skd_caps_nominal(skd_event_lists[l].name, &caps),
+				 0);
+		for (i = 0; i < il->nr_events; i++) {
+			skd_event_info_attr(&caps, &il->events[i], &a);
+			skd_event_slots(&caps, a.config, &counters, &pebs);
+			for (a.precise = 0; a.precise < 4; a.precise++) {
+				if (skd_event_check(&caps, &a, &flags, &idx,
+						    NULL, 0))
+					continue;
+				slot = SKD_IDX_IS_FIXED(idx) ?
+				       8 + idx - SKD_IDX_FIXED(0) : idx;
+				if (!(counters & (1U << slot)) ||
+				    (a.precise && !(pebs & (1U << slot))))
+					fail_msg("%s on %s :%u: counter %u outside 0x%x / PEBS 0x%x",
+						 il->events[i].name, il->name,
+						 a.precise, idx, counters, pebs);
+				n++;
+			}
+		}
+	}
+	nr_checks += n;
+	print_message("# slots shown vs planned: %u placements\n", n);
+}
+
+/* ---- the PMUs ------------------------------------------------------------------ */
+
+static void test_nominal(void **state)
+{
+	static const struct {
+		const char *name, *list;
+		u32 nr_gp, fixed_mask, pebs_fmt, flags_set, flags_clear;
+	} cases[] = {
+		{ "skylake", "skylake", 4, 0x7, 3, SKD_PMU_LBR,
+		  SKD_PMU_ARCH_LBR | SKD_PMU_PEBS_BASELINE },
+		{ "SKX", "skylakex", 4, 0x7, 3, SKD_PMU_LBR, SKD_PMU_ARCH_LBR },
+		{ "skylake-x", "skylakex", 4, 0x7, 3, SKD_PMU_LBR, 0 },
+		{ "clx", "cascadelakex", 4, 0x7, 3, SKD_PMU_LBR, 0 },
+		{ "icx", "icelakex", 8, 0xf, 4,
+		  SKD_PMU_LBR | SKD_PMU_PEBS_BASELINE, SKD_PMU_ARCH_LBR },
+		{ "icl", "icelake", 8, 0xf, 4, SKD_PMU_PEBS_BASELINE, 0 },
+		{ "tgl", "tigerlake", 8, 0xf, 4, SKD_PMU_PEBS_BASELINE, 0 },
+		{ "rkl", "rocketlake", 8, 0xf, 4, SKD_PMU_PEBS_BASELINE, 0 },
+		{ "spr", "sapphirerapids", 8, 0xf, 5,
+		  SKD_PMU_ARCH_LBR | SKD_PMU_PEBS_BASELINE, SKD_PMU_LBR },
+		{ "emr", "emeraldrapids", 8, 0xf, 5, SKD_PMU_ARCH_LBR, 0 },
+		{ "gnr", "graniterapids", 8, 0xf, 5, SKD_PMU_ARCH_LBR, 0 },
+		{ "adl", "alderlake_goldencove", 8, 0xf, 5,
+		  SKD_PMU_ARCH_LBR | SKD_PMU_HYBRID, 0 },
+		{ "alderlake", "alderlake_goldencove", 8, 0xf, 5, 0, 0 },
+		{ "adl-e", "alderlake_gracemont", 6, 0x7, 5,
+		  SKD_PMU_ARCH_LBR | SKD_PMU_HYBRID, 0 },
+		{ "gracemont", "alderlake_gracemont", 6, 0x7, 5, 0, 0 },
+	};
+	struct skd_pmu_caps c;
+	char names[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (skd_caps_nominal(cases[i].name, &c))
+			fail_msg("%s: no nominal PMU", cases[i].name);
+		assert_non_null(c.events);
+		assert_string_equal(c.events->name, cases[i].list);
+		assert_string_equal(skd_caps_list_name(cases[i].name),
+				    cases[i].list);
+		assert_ptr_equal(c.cpu, skd_cpu_model_by_name(cases[i].list));
+		/* The part's CPUID maps to its list by Intel's mapfile.csv. */
+		assert_ptr_equal(skd_event_list_match(c.family, c.model,
+						      c.stepping, c.core_type),
+				 c.events);
+		assert_int_equal(c.nr_gp, cases[i].nr_gp);
+		assert_int_equal(c.fixed_mask, cases[i].fixed_mask);
+		assert_int_equal(c.pebs_fmt, cases[i].pebs_fmt);
+		assert_int_equal(c.gp_width, 48);
+		assert_true((c.flags & cases[i].flags_set) == cases[i].flags_set);
+		assert_false(c.flags & cases[i].flags_clear);
+		assert_true(c.flags & SKD_PMU_USABLE);
+		assert_true(c.flags & SKD_PMU_PEBS);
+		assert_int_equal(c.lbr_nr, 32);
+		if (c.flags & SKD_PMU_LBR) {
+			/* lbr.c intel_pmu_lbr_init_skl(): FROM 0x680, TO 0x6c0, INFO 0xdc0. */
+			assert_int_equal(c.lbr_from, 0x680);
+			assert_int_equal(c.lbr_to, 0x6c0);
+			assert_int_equal(c.lbr_info, 0xdc0);
+			assert_int_equal(c.version, 0x4 + (c.pebs_fmt == 4));
+		} else {
+			assert_int_equal(c.arch_lbr_ebx, 0x7);
+			assert_int_equal(c.arch_lbr_ecx, 0x7);
+			assert_int_equal(c.version, 5);
+		}
+		nr_checks++;
+	}
+	/* Every list has a nominal part. */
+	for (i = 0; i < skd_nr_event_lists; i++)
+		assert_int_equal(skd_caps_nominal(skd_event_lists[i].name, &c), 0);
+	assert_int_equal(skd_caps_nominal("pentium", &c), -ENOENT);
+	assert_int_equal(skd_caps_nominal(NULL, &c), -ENOENT);
+	assert_null(skd_caps_list_name("sim"));
+	skd_caps_nominal_names(names, sizeof(names));
+	assert_non_null(strstr(names, "skylakex (skx, skylake-x)"));
+	assert_non_null(strstr(names, "alderlake_gracemont (adl-e"));
+	skd_caps_nominal_names(names, 12);
+	assert_int_equal(strlen(names), 11);
+}
+
+/* What GET_PMU reports (the module's skd_pmu_caps_to_info) comes back. */
+static void test_caps_from_info(void **state)
+{
+	struct skd_pmu_info q;
+	struct skd_pmu_caps c, back;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < skd_nr_event_lists; i++) {
+		assert_int_equal(skd_caps_nominal(skd_event_lists[i].name, &c), 0);
+		memset(&q, 0, sizeof(q));
+		q.size = sizeof(q);
+		skd_pmu_caps_to_info(&c, &q);
+		skd_caps_from_info(&q, &back);
+		assert_string_equal(back.vendor, "GenuineIntel");
+		assert_int_equal(back.signature, c.signature);
+		assert_int_equal(back.family, c.family);
+		assert_int_equal(back.model, c.model);
+		assert_int_equal(back.stepping, c.stepping);
+		assert_int_equal(back.version, c.version);
+		assert_int_equal(back.nr_gp, c.nr_gp);
+		assert_int_equal(back.gp_width, c.gp_width);
+		assert_int_equal(back.nr_fixed, c.nr_fixed);
+		assert_int_equal(back.fixed_width, c.fixed_width);
+		assert_int_equal(back.fixed_mask, c.fixed_mask);
+		assert_int_equal(back.perf_cap, c.perf_cap);
+		assert_int_equal(back.pebs_fmt, c.pebs_fmt);
+		assert_int_equal(back.lbr_fmt, c.lbr_fmt);
+		assert_int_equal(back.lbr_nr, c.lbr_nr);
+		assert_int_equal(back.lbr_from, c.lbr_from);
+		assert_int_equal(back.lbr_to, c.lbr_to);
+		assert_int_equal(back.lbr_info, c.lbr_info);
+		assert_int_equal(back.arch_lbr_ebx, c.arch_lbr_ebx);
+		assert_int_equal(back.arch_lbr_ecx, c.arch_lbr_ecx);
+		assert_int_equal(back.flags, c.flags);
+		assert_int_equal(back.core_type, c.core_type);
+		assert_ptr_equal(back.events, c.events);
+		assert_ptr_equal(back.cpu, c.cpu);
+		assert_string_equal(back.why, "");
+	}
+	/* A version 0 module: arch LBR filters assumed, so only real limits show. */
+	assert_int_equal(skd_caps_nominal("spr", &c), 0);
+	memset(&q, 0, sizeof(q));
+	skd_pmu_caps_to_info(&c, &q);
+	q.size = SKD_PMU_INFO_SIZE_VER0;
+	q.arch_lbr_ebx = q.arch_lbr_ecx = 0;
+	skd_caps_from_info(&q, &back);
+	assert_int_equal(back.arch_lbr_ebx, 0x7);
+	/* A list this command does not know, and a non-Intel CPU. */
+	snprintf(q.model_name, sizeof(q.model_name), "futurelake");
+	skd_caps_from_info(&q, &back);
+	assert_null(back.events);
+	assert_null(back.cpu);
+	memset(&q, 0, sizeof(q));
+	q.size = sizeof(q);
+	q.cpu_signature = 0x00a20f12;	/* family 0x19 */
+	snprintf(q.why, sizeof(q.why), "CPU vendor is AuthenticAMD, not Intel");
+	skd_caps_from_info(&q, &back);
+	assert_string_equal(back.vendor, "");
+	assert_int_equal(back.family, 0x19);
+	assert_string_equal(back.why, q.why);
+	refuse_caps(&back, "AMD", "cycles", -ENODEV, "AuthenticAMD");
+}
+
+/* ---- -j and splitting ----------------------------------------------------------- */
 
 static void test_branch(void **state)
 {
@@ -819,7 +1162,7 @@ static void test_branch(void **state)
 		  __SKD_BRANCH_ALL },
 	};
 	static const struct {
-		const char *spec, *token;
+		const char *spec, *word;
 	} bad[] = {
 		{ "", "empty" },
 		{ NULL, "empty" },
@@ -848,14 +1191,13 @@ static void test_branch(void **state)
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		bits = 0xdead;
 		if (skd_branch_parse(bad[i].spec, &bits, why, sizeof(why)) !=
-		    -EINVAL || bits != 0xdead || !strstr(why, bad[i].token) ||
+		    -EINVAL || bits != 0xdead || !strstr(why, bad[i].word) ||
 		    !strstr(why, "call_stack"))
 			fail_msg("-j %s: %#x (%s)", bad[i].spec ? bad[i].spec :
 				 "NULL", bits, why);
 		nr_checks++;
 	}
 	assert_int_equal(skd_branch_parse("bad", &bits, NULL, 0), -EINVAL);
-	print_message("# total: %u checks\n", nr_checks);
 }
 
 /* Several specs in one -e: split at commas outside term lists. */
@@ -864,7 +1206,7 @@ static void test_list_split(void **state)
 	const char *out[4];
 	char a[] = "cycles:pp,instructions";
 	char b[] = "cpu/event=0xd0,umask=0x81/pp,branches,r01c0:u";
-	char c[] = "mem_trans_retired.load_latency/ldlat=30,period=1009/p";
+	char c[] = "mem_trans_retired.load_latency_gt_4/ldlat=30,period=1009/p";
 	char bad1[] = "cycles,,branches", bad2[] = ",cycles", bad3[] = "cycles,";
 	char bad4[] = "", many[] = "a,b,c,d,e";
 
@@ -878,26 +1220,32 @@ static void test_list_split(void **state)
 	assert_string_equal(out[2], "r01c0:u");
 	assert_int_equal(skd_event_list_split(c, out, 4), 1);
 	assert_string_equal(out[0],
-			    "mem_trans_retired.load_latency/ldlat=30,period=1009/p");
+			    "mem_trans_retired.load_latency_gt_4/ldlat=30,period=1009/p");
 	assert_int_equal(skd_event_list_split(bad1, out, 4), -EINVAL);
 	assert_int_equal(skd_event_list_split(bad2, out, 4), -EINVAL);
 	assert_int_equal(skd_event_list_split(bad3, out, 4), -EINVAL);
 	assert_int_equal(skd_event_list_split(bad4, out, 4), -EINVAL);
 	assert_int_equal(skd_event_list_split(many, out, 4), -E2BIG);
+	print_message("# total: %u checks\n", nr_checks);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_generic),
-		cmocka_unit_test(test_generic_messages),
+		cmocka_unit_test(test_generic_placement),
+		cmocka_unit_test(test_generic_notes),
 		cmocka_unit_test(test_named),
-		cmocka_unit_test(test_named_cover),
 		cmocka_unit_test(test_named_ldlat),
+		cmocka_unit_test(test_frontend_offcore),
 		cmocka_unit_test(test_raw),
-		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_why_buffers),
 		cmocka_unit_test(test_name),
-		cmocka_unit_test(test_name_table),
+		cmocka_unit_test(test_name_every_event),
+		cmocka_unit_test(test_slots_agree),
+		cmocka_unit_test(test_nominal),
+		cmocka_unit_test(test_caps_from_info),
 		cmocka_unit_test(test_branch),
 		cmocka_unit_test(test_list_split),
 	};

@@ -154,6 +154,49 @@ static void test_cpus_possible(void **state)
 	assert_memory_equal(mask, again, sizeof(mask));
 }
 
+/* Formatting a mask gives the list that parses back into it. */
+static void test_cpulist_format(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "0", "0" },
+		{ "0-3", "0-3" },
+		{ "3,1,2,0", "0-3" },
+		{ "0,2-3,8", "0,2-3,8" },
+		{ "62-65,255", "62-65,255" },
+		{ "0-255", "0-255" },
+	};
+	uint64_t mask[WORDS], again[WORDS];
+	char buf[64], tiny[6];
+	size_t c;
+
+	(void)state;
+	for (c = 0; c < ARRAY_SIZE(cases); c++) {
+		assert_true(skd_cpulist_parse(cases[c].in, mask, WORDS) > 0);
+		skd_cpulist_format(mask, WORDS, buf, sizeof(buf));
+		assert_string_equal(buf, cases[c].out);
+		assert_true(skd_cpulist_parse(buf, again, WORDS) > 0);
+		assert_memory_equal(mask, again, sizeof(mask));
+	}
+	/* Too small: the whole ranges that fit, never half a number. */
+	assert_true(skd_cpulist_parse("0-3,100-103,200", mask, WORDS) > 0);
+	skd_cpulist_format(mask, WORDS, tiny, sizeof(tiny));
+	assert_string_equal(tiny, "0-3");
+	memset(mask, 0, sizeof(mask));
+	skd_cpulist_format(mask, WORDS, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	skd_cpulist_format(mask, WORDS, buf, 0);
+
+	/* The online CPUs are possible ones, CPU 0 among them here. */
+	memset(mask, 0, sizeof(mask));
+	memset(again, 0, sizeof(again));
+	if (skd_cpus_online(mask, WORDS) || skd_cpus_possible(again, WORDS))
+		skip();
+	for (c = 0; c < WORDS; c++)
+		assert_int_equal(mask[c] & ~again[c], 0);
+}
+
 /* ---- hmap --------------------------------------------------------------- */
 
 static void test_hmap_basic(void **state)
@@ -446,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_cpulist_valid),
 		cmocka_unit_test(test_cpulist_invalid),
 		cmocka_unit_test(test_cpus_possible),
+		cmocka_unit_test(test_cpulist_format),
 		cmocka_unit_test(test_hmap_basic),
 		cmocka_unit_test(test_hmap_many),
 		cmocka_unit_test(test_hmap_each_empty),

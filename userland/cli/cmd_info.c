@@ -42,6 +42,7 @@ static const char *yes_no(bool b)
 static void print_pmu(const char *name, const struct skd_pmu_info *q)
 {
 	uint32_t sig = q->cpu_signature;
+	char type[32];
 
 	printf("pmu:          %s%s\n", name,
 	       q->flags & SKD_PMU_SIMULATED ? " (simulated)" : "");
@@ -52,7 +53,12 @@ static void print_pmu(const char *name, const struct skd_pmu_info *q)
 	printf("cpu:          family %u model 0x%x stepping %u (%s)\n",
 	       ((sig >> 8) & 0xf) + ((sig >> 8 & 0xf) == 0xf ? (sig >> 20) & 0xff : 0),
 	       ((sig >> 4) & 0xf) | ((sig >> 12) & 0xf0), sig & 0xf,
-	       q->model_name[0] ? q->model_name : "not in skidless's tables");
+	       q->model_name[0] ? q->model_name : "in none of Intel's event lists skidless has");
+	if (q->flags & SKD_PMU_HYBRID)
+		printf("core type:    %s of a hybrid part (CPU %u; the other "
+		       "core type has its own PMU: skidless list shows both)\n",
+		       pmu_core_type_name(q->core_type, type, sizeof(type)),
+		       q->cpu);
 	if (!(q->flags & SKD_PMU_USABLE))
 		return;
 	printf("perfmon:      v%u, %u general-purpose counters of %u bits, "
@@ -65,7 +71,11 @@ static void print_pmu(const char *name, const struct skd_pmu_info *q)
 	else
 		printf("PEBS:         none\n");
 	if (q->flags & SKD_PMU_ARCH_LBR)
-		printf("LBR:          architectural, %u entries\n", q->lbr_depth);
+		printf("LBR:          architectural, %u entries (CPUID.1CH "
+		       "EBX 0x%x: CPL filter %s, branch filter %s, call stack "
+		       "%s)\n", q->lbr_depth, q->arch_lbr_ebx,
+		       yes_no(q->arch_lbr_ebx & 1), yes_no(q->arch_lbr_ebx & 2),
+		       yes_no(q->arch_lbr_ebx & 4));
 	else if (q->flags & SKD_PMU_LBR)
 		printf("LBR:          %u entries, format %u\n", q->lbr_depth,
 		       q->lbr_format);
@@ -76,6 +86,11 @@ static void print_pmu(const char *name, const struct skd_pmu_info *q)
 	       yes_no(q->flags & SKD_PMU_FW_WRITES),
 	       yes_no(q->flags & SKD_PMU_HYBRID),
 	       yes_no(q->flags & SKD_PMU_HYPERVISOR));
+	if (q->flags & SKD_PMU_TFA)
+		printf("TSX force-abort is off: counter 3 belongs to TSX and "
+		       "is not used\n");
+	if (q->flags & SKD_PMU_VMX)
+		printf("VMX is on (or KVM loaded): no PEBS\n");
 	if (q->flags & SKD_PMU_PTI)
 		printf("page-table isolation is on: no PEBS (boot with pti=off, "
 		       "or use a CPU not affected by Meltdown)\n");

@@ -724,6 +724,8 @@ int record_main(int argc, char *argv[])
 				rc.o.cpu_list);
 			goto out_args;
 		}
+		/* On a hybrid part the PMU depends on the CPUs. */
+		rc.o.pmu.cpus = rc.cpus;
 	}
 
 	rc.fd = skd_dev_open(true);

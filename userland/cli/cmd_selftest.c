@@ -27,6 +27,8 @@
 
 #include "decode.h"
 #include "device.h"
+#include "event_rules.h"
+#include "events.h"
 #include "explain.h"
 #include "reader.h"
 #include "record_pmu.h"
@@ -277,6 +279,26 @@ static void print_offsets(const struct tally *t)
 		printf(")");
 }
 
+/*
+ * The event that counts every retired load with the data address in its
+ * PEBS records: big cores call it mem_inst_retired.all_loads, Atom cores
+ * (Gracemont) mem_uops_retired.all_loads. NULL when @caps has neither.
+ */
+static const char *all_loads_event(const struct skd_pmu_caps *caps)
+{
+	static const char *const names[] = {
+		"mem_inst_retired.all_loads",
+		"mem_uops_retired.all_loads",
+	};
+	struct skd_event_attr attr;
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!skd_event_parse(names[i], caps, &attr, NULL, 0))
+			return names[i];
+	return NULL;
+}
+
 /* The backend the checks run on, described; false when there is none. */
 static bool describe(const char *backend_arg, struct record_pmu *rp)
 {
@@ -318,7 +340,8 @@ int selftest_main(int argc, char *argv[])
 	struct tally skid_plain = { .judge = judge_skid };
 	struct tally chain = { .judge = judge_chain };
 	struct record_pmu rp = { 0 };
-	const char *backend_arg = NULL;
+	const char *backend_arg = NULL, *loads;
+	char spec_pebs[80], spec_plain[80];
 	double seconds = 1.0;
 	char *end;
 	int c, failed = 0;
@@ -352,10 +375,17 @@ int selftest_main(int argc, char *argv[])
 	}
 	if (!describe(backend_arg, &rp))
 		return 2;
-	if (!rp.model) {
-		fprintf(stderr, "%s: this CPU model is not in skidless's "
-			"event table, so PEBS cannot be asked for: see "
+	if (!rp.caps.events) {
+		fprintf(stderr, "%s: this CPU is in none of Intel's event lists "
+			"skidless has, so PEBS cannot be asked for: see "
 			"`skidless info --pmu`\n", PROG_NAME);
+		return 2;
+	}
+	loads = all_loads_event(&rp.caps);
+	if (!loads) {
+		fprintf(stderr, "%s: Intel's list for %s has no all-loads event "
+			"to measure skid with\n", PROG_NAME,
+			rp.caps.events->name);
 		return 2;
 	}
 
@@ -363,10 +393,12 @@ int selftest_main(int argc, char *argv[])
 	 * User mode only: the loop is the subject, and the loads the kernel
 	 * does in interrupts and faults that land in it are not skid.
 	 */
-	if (sample_workload(backend_arg, "mem_inst_retired.all_loads:ppu",
-			    0, selftest_loads, seconds, &skid) ||
-	    sample_workload(backend_arg, "mem_inst_retired.all_loads:u", 0,
-			    selftest_loads, seconds, &skid_plain))
+	snprintf(spec_pebs, sizeof(spec_pebs), "%s:ppu", loads);
+	snprintf(spec_plain, sizeof(spec_plain), "%s:u", loads);
+	if (sample_workload(backend_arg, spec_pebs, 0, selftest_loads, seconds,
+			    &skid) ||
+	    sample_workload(backend_arg, spec_plain, 0, selftest_loads,
+			    seconds, &skid_plain))
 		return 2;
 	printf("  skid  loads:ppu %8" PRIu64 " samples, %5.1f%% on the load "
 	       "instruction: %s", skid.in_scope, pct(skid.hits, skid.in_scope),

@@ -4,10 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpulist.h"
 #include "events.h"
 #include "explain.h"
-#include "models.h"
 #include "plan.h"
+#include "pmu_models.h"
 #include "pmu_query.h"
 #include "record_pmu.h"
 #include "subcommands.h"
@@ -62,17 +63,59 @@ bool record_pmu_backend_arg(struct record_pmu *rp, const char *arg)
 	return pmu_parse_name("--backend", arg, &rp->backend, &rp->sim_model);
 }
 
+/*
+ * A hybrid part samples one core type per session (the module compares
+ * every CPU's PMU with the first's): name the CPUs of each type and the
+ * -C that picks them.
+ */
+static void refuse_mixed(const struct record_pmu *rp,
+			 const struct pmu_group *groups, unsigned int nr)
+{
+	char list[256], type[32];
+	unsigned int g;
+
+	fprintf(stderr, "%s: the session's CPUs are of %u core types, and a "
+		"session samples one (each type has its own PMU and event "
+		"list):", PROG_NAME, nr);
+	for (g = 0; g < nr; g++) {
+		skd_cpulist_format(groups[g].cpus, PMU_CPU_WORDS, list,
+				   sizeof(list));
+		const char *name = pmu_core_type_name(groups[g].info.core_type,
+						      type, sizeof(type));
+		bool many = groups[g].nr_cpus > 1;
+
+		fprintf(stderr, "%s CPU%s %s %s %s%s (%s)", g ? ";" : "",
+			many ? "s" : "", list,
+			many ? "are" : strchr("AEIOU", name[0]) ? "is an" : "is a",
+			name, many ? "s" : "",
+			groups[g].info.model_name[0] ?
+			groups[g].info.model_name : "not in Intel's lists");
+	}
+	skd_cpulist_format(groups[0].cpus, PMU_CPU_WORDS, list, sizeof(list));
+	fprintf(stderr, ". Choose CPUs of one type with -C, e.g. -C %s%s\n",
+		list, rp->cpus ? "" : " (-C samples everything those CPUs "
+		"run, not one process)");
+}
+
 static bool query_pmu(struct record_pmu *rp, int fd)
 {
+	struct pmu_group groups[PMU_MAX_GROUPS];
 	struct skd_pmu_info *q = &rp->pmu;
-	int ret;
+	int n;
 
-	ret = pmu_query(fd, rp->backend, rp->sim_model, q);
-	if (ret) {
+	n = pmu_query_groups(fd, rp->backend, rp->sim_model, rp->cpus, groups,
+			     PMU_MAX_GROUPS);
+	if (n < 0) {
 		fprintf(stderr, "%s: asking the module about its PMU: %s\n",
-			PROG_NAME, skd_explain(SKD_OP_INFO, -ret));
+			PROG_NAME, skd_explain(SKD_OP_INFO, -n));
 		return false;
 	}
+	if (n > 1) {
+		refuse_mixed(rp, groups, (unsigned int)n);
+		return false;
+	}
+	/* The module plans with the session's first CPU; so does the command. */
+	*q = groups[0].info;
 	if (!(q->flags & SKD_PMU_USABLE)) {
 		fprintf(stderr, "%s: the %s backend cannot run here: %s; "
 			"--backend sim:skylake samples a simulated PMU instead, "
@@ -82,7 +125,7 @@ static bool query_pmu(struct record_pmu *rp, int fd)
 		return false;
 	}
 	rp->sim_model = q->sim_model;
-	rp->model = skd_cpu_model_by_name(q->model_name);
+	skd_caps_from_info(q, &rp->caps);
 	snprintf(rp->pmu_name, sizeof(rp->pmu_name), "%s:%s",
 		 rp->backend == SKD_BACKEND_SIM ? "sim" : "intel",
 		 q->model_name[0] ? q->model_name : "unknown");
@@ -93,7 +136,7 @@ static bool parse_events(struct record_pmu *rp)
 {
 	static const char *const default_event = "cycles";
 	const char *spec;
-	char why[256];
+	char why[320];
 	unsigned int i, n = rp->nr_event_args ? rp->nr_event_args : 1;
 	int ret;
 
@@ -101,15 +144,21 @@ static bool parse_events(struct record_pmu *rp)
 		struct skd_event_attr *attr = &rp->events[i];
 
 		spec = rp->nr_event_args ? rp->event_args[i] : default_event;
-		ret = skd_event_parse(spec, rp->model, attr, why, sizeof(why));
+		ret = skd_event_parse(spec, &rp->caps, attr, why, sizeof(why));
 		if (ret) {
-			fprintf(stderr, "-e %s: %s\n", spec, why);
+			size_t n = strlen(spec);
+
+			/* The planner's refusals start with the spec already. */
+			if (!strncmp(why, spec, n) && why[n] == ':')
+				fprintf(stderr, "-e %s\n", why);
+			else
+				fprintf(stderr, "-e %s: %s\n", spec, why);
 			return false;
 		}
 		if (why[0])
 			fprintf(stderr, "%s: note: %s\n", PROG_NAME, why);
 		/* Named as given: -c is the session's, not the event's. */
-		skd_event_name(attr, rp->model, rp->names[i],
+		skd_event_name(attr, &rp->caps, rp->names[i],
 			       sizeof(rp->names[i]));
 		if (rp->period && !attr->sample_period) {
 			attr->sample_period = rp->period;
@@ -144,31 +193,6 @@ bool record_pmu_resolve(struct record_pmu *rp, int fd,
 	return query_pmu(rp, fd) && parse_events(rp);
 }
 
-/* The capabilities the planner needs, from what GET_PMU reported. */
-static void caps_of(const struct skd_pmu_info *q, struct skd_pmu_caps *caps)
-{
-	u32 sig = q->cpu_signature;
-
-	memset(caps, 0, sizeof(*caps));
-	caps->signature = sig;
-	caps->family = ((sig >> 8) & 0xf) + ((sig >> 20) & 0xff);
-	caps->model = ((sig >> 4) & 0xf) | ((sig >> 12) & 0xf0);
-	caps->version = q->perfmon_version;
-	caps->nr_gp = q->nr_gp;
-	caps->gp_width = q->gp_width;
-	caps->nr_fixed = q->nr_fixed;
-	caps->fixed_width = q->fixed_width;
-	caps->fixed_mask = q->fixed_mask;
-	caps->perf_cap = q->perf_capabilities;
-	caps->pebs_fmt = q->pebs_format;
-	caps->lbr_fmt = q->lbr_format;
-	caps->lbr_nr = q->lbr_depth;
-	/* Not reported: assume every arch LBR filter, so only real limits show. */
-	caps->arch_lbr_ebx = 0x7;
-	caps->flags = q->flags;
-	caps->cpu = skd_cpu_model_by_name(q->model_name);
-}
-
 bool record_pmu_explain(const struct record_pmu *rp,
 			const struct skd_config *cfg)
 {
@@ -181,8 +205,7 @@ bool record_pmu_explain(const struct record_pmu *rp,
 		.pebs_buffer_bytes = 64 * 1024,
 	};
 	static struct skd_pmu_plan plan;
-	struct skd_pmu_caps caps;
-	char why[256];
+	char why[320];
 
 	if (rp->backend == SKD_BACKEND_TIMER)
 		return false;
@@ -190,8 +213,12 @@ bool record_pmu_explain(const struct record_pmu *rp,
 		req.default_freq = cfg->sample_freq;
 	else
 		req.default_period = cfg->sample_period;
-	caps_of(&rp->pmu, &caps);
-	if (!skd_pmu_plan(&caps, &req, &plan, why, sizeof(why)))
+	/* The session's own exclude flags, as the module applies them. */
+	if (cfg->flags & SKD_CFG_EXCLUDE_USER)
+		req.exclude |= SKD_EV_EXCLUDE_USER;
+	if (cfg->flags & SKD_CFG_EXCLUDE_KERNEL)
+		req.exclude |= SKD_EV_EXCLUDE_KERNEL;
+	if (!skd_pmu_plan(&rp->caps, &req, &plan, why, sizeof(why)))
 		return false;
 	fprintf(stderr, "%s: %s\n", PROG_NAME, why);
 	return true;

@@ -10,9 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pmu.h"
 #include "skidless.h"
-
-struct skd_cpu_model;
 
 struct record_pmu {
 	/* From the command line. */
@@ -23,14 +22,16 @@ struct record_pmu {
 	unsigned int nr_bufs;
 	uint64_t period;		/* -c, 0: none */
 	uint32_t branch_sample;		/* -b, -j, --call-graph lbr */
+	/* The session's CPUs (-C), PMU_CPU_WORDS words; NULL: all. */
+	const uint64_t *cpus;
 
 	/* Resolved. */
 	uint32_t backend;		/* enum skd_backend_id */
 	uint32_t sim_model;
-	struct skd_pmu_info pmu;	/* for PMU backends */
-	const struct skd_cpu_model *model;
+	struct skd_pmu_info pmu;	/* for PMU backends: the first CPU's */
+	struct skd_pmu_caps caps;	/* the planner's view of that PMU */
 	struct skd_event_attr events[SKD_MAX_EVENTS];
-	char names[SKD_MAX_EVENTS][96];
+	char names[SKD_MAX_EVENTS][160];
 	unsigned int nr_events;
 	char pmu_name[48];		/* "timer", "intel:skylake", ... */
 };
@@ -49,8 +50,10 @@ bool record_pmu_backend_arg(struct record_pmu *rp, const char *arg);
 
 /*
  * Pick the backend (the module's default, or intel when events are asked
- * for and the default is the timer), ask the module about its PMU and
- * turn the -e specs into events. Prints why on failure.
+ * for and the default is the timer), ask the module about the PMU of the
+ * session's CPUs and turn the -e specs into events. On a hybrid part the
+ * CPUs must be of one core type, as the module requires. Prints why on
+ * failure.
  */
 bool record_pmu_resolve(struct record_pmu *rp, int fd,
 			const struct skd_info *info);

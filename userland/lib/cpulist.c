@@ -60,14 +60,15 @@ int skd_cpulist_parse(const char *s, uint64_t *mask, size_t nwords)
 	return count ? count : -EINVAL;
 }
 
-int skd_cpus_possible(uint64_t *mask, size_t nwords)
+/* A sysfs CPU list file (possible, online) into @mask. */
+static int read_cpu_file(const char *path, uint64_t *mask, size_t nwords)
 {
 	char buf[4096];
 	size_t n;
 	FILE *f;
 	int ret;
 
-	f = fopen("/sys/devices/system/cpu/possible", "re");
+	f = fopen(path, "re");
 	if (!f)
 		return -errno;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
@@ -75,4 +76,47 @@ int skd_cpus_possible(uint64_t *mask, size_t nwords)
 	buf[n] = '\0';
 	ret = skd_cpulist_parse(buf, mask, nwords);
 	return ret < 0 ? ret : 0;
+}
+
+int skd_cpus_possible(uint64_t *mask, size_t nwords)
+{
+	return read_cpu_file("/sys/devices/system/cpu/possible", mask, nwords);
+}
+
+int skd_cpus_online(uint64_t *mask, size_t nwords)
+{
+	return read_cpu_file("/sys/devices/system/cpu/online", mask, nwords);
+}
+
+void skd_cpulist_format(const uint64_t *mask, size_t nwords, char *buf,
+			size_t len)
+{
+	size_t cpu = 0, end, pos = 0, max = nwords * 64;
+	int n;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	while (cpu < max) {
+		if (!skd_cpu_isset(mask, cpu)) {
+			cpu++;
+			continue;
+		}
+		for (end = cpu; end + 1 < max && skd_cpu_isset(mask, end + 1);
+		     end++)
+			;
+		if (end == cpu)
+			n = snprintf(buf + pos, len - pos, "%s%zu",
+				     pos ? "," : "", cpu);
+		else
+			n = snprintf(buf + pos, len - pos, "%s%zu-%zu",
+				     pos ? "," : "", cpu, end);
+		if (n < 0 || (size_t)n >= len - pos) {
+			/* Cut at the last whole range rather than mid-number. */
+			buf[pos] = '\0';
+			return;
+		}
+		pos += (size_t)n;
+		cpu = end + 1;
+	}
 }

@@ -15,6 +15,15 @@ int skd_cpulist_parse(const char *s, uint64_t *mask, size_t nwords);
 
 /* The possible CPUs of this machine, as a bitmap; 0 or -errno. */
 int skd_cpus_possible(uint64_t *mask, size_t nwords);
+/* The online CPUs, as a bitmap; 0 or -errno. */
+int skd_cpus_online(uint64_t *mask, size_t nwords);
+
+/*
+ * @mask as a CPU list ("0-3,8"), the inverse of skd_cpulist_parse();
+ * when @len is too small, the ranges that fit.
+ */
+void skd_cpulist_format(const uint64_t *mask, size_t nwords, char *buf,
+			size_t len);
 
 static inline int skd_cpu_isset(const uint64_t *mask, unsigned int cpu)
 {

@@ -1,59 +1,68 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * -e and -j as perf spells them (see events.h). Every encoding comes from
- * the CPU model table shared with the module, except the four
- * architectural ones used when the CPU is not in the table. Checks here
- * exist for the message: the module validates the result again.
+ * -e and -j as perf spells them (see events.h). Names, descriptions and
+ * extra-MSR values come from Intel's lists (event_info.h, generated from
+ * kmod/intel/perfmon); whether an event can be sampled, where and how
+ * precisely is the module's planner's to say (kmod/intel/plan.c, linked
+ * in), asked about a session of that one event. This file holds the
+ * grammar and the choice among encodings, not the rules, so the command
+ * can never accept what the module refuses or the other way round.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "event_info.h"
+#include "event_rules.h"
 #include "events.h"
 #include "models.h"
 #include "msrs.h"
+#include "plan.h"
 
-/* The architectural encodings of the generic events (umask 0). */
-static const u32 arch_generic[SKD_GEN_NR] = {
-	[SKD_GEN_CYCLES]	= 0x3c,
-	[SKD_GEN_INSTRUCTIONS]	= 0xc0,
-	[SKD_GEN_BRANCHES]	= 0xc4,
-	[SKD_GEN_BRANCH_MISSES]	= 0xc5,
-};
+/*
+ * What skd_event_check() plans with: a period (any will do, the planner
+ * checks where and how an event counts) and the module's PEBS buffer
+ * (kmod/intel/backend.c PEBS_BUFFER_BYTES), so a record always fits.
+ */
+#define CHECK_PERIOD		100003
+#define CHECK_PEBS_BUFFER	(64 * 1024)
+#define WHY_LEN			320
+#define NAME_LEN		128
 
-static const char *const generic_names[SKD_GEN_NR] = {
-	[SKD_GEN_CYCLES]	= "cycles",
-	[SKD_GEN_INSTRUCTIONS]	= "instructions",
-	[SKD_GEN_BRANCHES]	= "branches",
-	[SKD_GEN_BRANCH_MISSES]	= "branch-misses",
+/*
+ * perf's generic hardware events. Without p: the architectural encoding
+ * (SDM vol. 3B, "Pre-defined Architectural Performance Events"). With p:
+ * the first of the architectural encoding and Intel's PEBS event for it
+ * that the planner samples best (events.h).
+ */
+static const struct generic {
+	const char *name;
+	u32 arch;			/* architectural encoding */
+	const char *pebs_name;		/* Intel's PEBS event for it */
+	bool pebs_first;		/* try pebs_name before arch */
+} generics[] = {
+	/* Cycles do not retire: PEBS samples them through an instruction. */
+	{ "cycles", 0x3c, "inst_retired.total_cycles_ps", true },
+	{ "instructions", 0xc0, "inst_retired.prec_dist", false },
+	{ "branches", 0xc4, "br_inst_retired.all_branches_pebs", false },
+	{ "branch-misses", 0xc5, "br_misp_retired.all_branches_pebs", false },
 };
 
 static const struct {
 	const char *name;
-	enum skd_generic gen;
+	unsigned int gen;		/* index in generics[] */
 } generic_aliases[] = {
-	{ "cycles", SKD_GEN_CYCLES },
-	{ "cpu-cycles", SKD_GEN_CYCLES },
-	{ "instructions", SKD_GEN_INSTRUCTIONS },
-	{ "branches", SKD_GEN_BRANCHES },
-	{ "branch-instructions", SKD_GEN_BRANCHES },
-	{ "branch-misses", SKD_GEN_BRANCH_MISSES },
+	{ "cycles", 0 },
+	{ "cpu-cycles", 0 },
+	{ "instructions", 1 },
+	{ "branches", 2 },
+	{ "branch-instructions", 2 },
+	{ "branch-misses", 3 },
 };
-
-/*
- * Models whose PEBS is not adaptive: only the events their table lists
- * as PEBS-capable may be sampled precisely. The model table has no field
- * for the PEBS format, so it is kept here; a model not named here is
- * taken to have adaptive PEBS (any event), and the module has the last
- * word.
- */
-static const char *const legacy_pebs_models[] = { "skylake" };
-
-/* The threshold suggested when a load-latency event comes without one. */
-#define LDLAT_SUGGESTED		30
 
 enum term_id {
 	T_EVENT,
@@ -61,7 +70,10 @@ enum term_id {
 	T_CMASK,
 	T_INV,
 	T_EDGE,
+	T_ANY,
 	T_LDLAT,
+	T_FRONTEND,
+	T_OFFCORE,
 	T_PERIOD,
 	T_FREQ,
 	T_NR,
@@ -69,9 +81,14 @@ enum term_id {
 
 #define TBIT(t)		(1U << (t))
 #define TERMS_CPU	(TBIT(T_NR) - 1)
-#define TERMS_NAMED	(TBIT(T_LDLAT) | TBIT(T_PERIOD) | TBIT(T_FREQ))
+#define TERMS_EXTRA	(TBIT(T_LDLAT) | TBIT(T_FRONTEND) | TBIT(T_OFFCORE))
 #define TERMS_GENERIC	(TBIT(T_PERIOD) | TBIT(T_FREQ))
+#define TERMS_NAMED	(TERMS_EXTRA | TERMS_GENERIC)
 
+/*
+ * Limits of the term syntax. The limits of the values themselves (the
+ * threshold's range, the bits an extra MSR defines) are the planner's.
+ */
 static const struct term_def {
 	const char *name;
 	bool flag;		/* may stand alone, meaning =1 */
@@ -83,7 +100,10 @@ static const struct term_def {
 	[T_CMASK]	= { "cmask", false, true, 0, 0xff },
 	[T_INV]		= { "inv", true, false, 0, 1 },
 	[T_EDGE]	= { "edge", true, false, 0, 1 },
-	[T_LDLAT]	= { "ldlat", false, false, 1, 65535 },
+	[T_ANY]		= { "any", true, false, 0, 1 },
+	[T_LDLAT]	= { "ldlat", false, false, 1, UINT64_MAX },
+	[T_FRONTEND]	= { "frontend", false, false, 1, UINT64_MAX },
+	[T_OFFCORE]	= { "offcore_rsp", false, false, 1, UINT64_MAX },
 	[T_PERIOD]	= { "period", false, false, 1, UINT64_MAX },
 	[T_FREQ]	= { "freq", false, false, 1, UINT64_MAX },
 };
@@ -100,8 +120,8 @@ struct ev_spec {
 	enum ev_kind kind;
 	const char *name;		/* the name as written */
 	size_t namelen;
-	enum skd_generic gen;		/* EV_GENERIC */
-	const struct skd_event_def *def;	/* EV_NAMED */
+	const struct generic *gen;	/* EV_GENERIC */
+	const struct skd_event_info *info;	/* EV_NAMED */
 	u64 raw;			/* EV_RAW */
 	u64 val[T_NR];			/* terms given */
 	unsigned int seen;		/* TBIT()s of the terms given */
@@ -138,7 +158,7 @@ static void sb_printf(struct sbuf *sb, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (sb->pos + 1 >= sb->len)
+	if (!sb->len || sb->pos + 1 >= sb->len)
 		return;
 	va_start(ap, fmt);
 	n = vsnprintf(sb->buf + sb->pos, sb->len - sb->pos, fmt, ap);
@@ -185,53 +205,353 @@ static int parse_num(const char *s, size_t len, int base, u64 *v)
 	return 0;
 }
 
-static bool model_pebs_any(const struct skd_cpu_model *m)
-{
-	size_t i;
+/* ---- Intel's lists ------------------------------------------------------- */
 
-	for (i = 0; i < ARRAY_SIZE(legacy_pebs_models); i++)
-		if (!strcmp(m->name, legacy_pebs_models[i]))
-			return false;
-	return true;
-}
-
-static bool generic_precdist(const struct skd_cpu_model *m, enum skd_generic g)
-{
-	return m->generic[g].config[2] &&
-	       (m->generic[g].counters[2] & m->pdist_counters);
-}
-
-static const struct skd_event_def *model_ldlat_event(const struct skd_cpu_model *m)
+/* The descriptions of list @l: event_info.h's array runs parallel. */
+static const struct skd_event_info_list *
+infos_of_list(const struct skd_event_list *l)
 {
 	unsigned int i;
 
-	for (i = 0; i < m->nr_events; i++)
-		if (m->events[i].flags & SKD_EVF_LDLAT)
-			return &m->events[i];
+	for (i = 0; l && i < skd_nr_event_lists; i++)
+		if (&skd_event_lists[i] == l)
+			return strcmp(skd_event_infos[i].name, l->name) ? NULL :
+			       &skd_event_infos[i];
 	return NULL;
 }
 
-/* ---- skd_event_name ----------------------------------------------------- */
-
-static bool name_generic(const struct skd_event_attr *a,
-			 const struct skd_cpu_model *m, enum skd_generic *gen)
+const struct skd_event_info_list *
+skd_event_infos_of(const struct skd_pmu_caps *caps)
 {
-	unsigned int level = !a->precise ? 0 : a->precise < 3 ? 1 : 2;
-	int g;
+	return caps ? infos_of_list(caps->events) : NULL;
+}
 
-	if (a->ldlat)
+static int cmp_info_name(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct skd_event_info *)elem)->name);
+}
+
+/* Intel's event @name (lower case) in @il, by binary search. */
+static const struct skd_event_info *
+info_by_name(const struct skd_event_info_list *il, const char *name)
+{
+	if (!il)
+		return NULL;
+	return bsearch(name, il->events, il->nr_events, sizeof(il->events[0]),
+		       cmp_info_name);
+}
+
+/* @s (@n bytes) in lower case into @buf; false when it does not fit. */
+static bool lower_name(const char *s, size_t n, char *buf, size_t len)
+{
+	size_t i;
+
+	if (!n || n >= len)
 		return false;
-	for (g = 0; g < SKD_GEN_NR; g++) {
-		u32 config = m ? m->generic[g].config[level] :
-				 level ? 0 : arch_generic[g];
+	for (i = 0; i < n; i++)
+		buf[i] = (s[i] >= 'A' && s[i] <= 'Z') ? s[i] - 'A' + 'a' : s[i];
+	buf[n] = '\0';
+	return true;
+}
 
-		if (config && config == a->config) {
-			*gen = g;
-			return true;
+/* The rule of @attr's encoding on @caps, NULL when the list has none. */
+static const struct skd_event_rule *rule_of(const struct skd_pmu_caps *caps,
+					    u64 config)
+{
+	if (!caps || config >> 32)
+		return NULL;
+	return skd_event_rule_find(caps->events, (u32)config);
+}
+
+static bool wants_config1(const struct skd_event_rule *r)
+{
+	return r && (r->flags & (SKD_RULE_FRONTEND | SKD_RULE_OFFCORE |
+				 SKD_RULE_OFFCORE1));
+}
+
+void skd_event_info_attr(const struct skd_pmu_caps *caps,
+			 const struct skd_event_info *in,
+			 struct skd_event_attr *attr)
+{
+	const struct skd_event_rule *r = rule_of(caps, in->config);
+
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->config = in->config;
+	/* MSRValue goes where the encoding's extra MSR is (README rule 7). */
+	if (r && (r->flags & SKD_RULE_LDLAT))
+		attr->ldlat = in->msr_value;
+	else if (wants_config1(r))
+		attr->config1 = in->msr_value;
+}
+
+const struct skd_event_info *
+skd_event_info_of(const struct skd_pmu_caps *caps,
+		  const struct skd_event_attr *attr)
+{
+	const struct skd_event_info_list *il = skd_event_infos_of(caps);
+	const struct skd_event_rule *r = rule_of(caps, attr->config);
+	const struct skd_event_info *dep = NULL;
+	bool ldlat = r && (r->flags & SKD_RULE_LDLAT);
+	bool cfg1 = wants_config1(r);
+	u32 i;
+
+	if (!il || !r)
+		return NULL;
+	for (i = 0; i < il->nr_events; i++) {
+		const struct skd_event_info *in = &il->events[i];
+		bool match;
+
+		if (in->config != attr->config)
+			continue;
+		if (ldlat)
+			match = attr->ldlat == in->msr_value && !attr->config1;
+		else if (cfg1)
+			match = attr->config1 == in->msr_value && !attr->ldlat;
+		else
+			match = !attr->ldlat && !attr->config1;
+		if (!match)
+			continue;
+		if (!in->deprecated)
+			return in;
+		if (!dep)
+			dep = in;
+	}
+	return dep;
+}
+
+/* ---- the planner as the arbiter ------------------------------------------ */
+
+int skd_event_check(const struct skd_pmu_caps *caps,
+		    const struct skd_event_attr *attr, uint32_t *flags,
+		    uint32_t *idx, char *why, size_t whylen)
+{
+	struct skd_event_attr ev = *attr;
+	struct skd_plan_request req = {
+		.events = &ev,
+		.nr_events = 1,
+		.default_period = CHECK_PERIOD,
+		.max_freq = UINT32_MAX,
+		.pebs_buffer_bytes = CHECK_PEBS_BUFFER,
+	};
+	struct skd_pmu_plan plan;
+	int ret;
+
+	/*
+	 * A frequency is checked against the module's max_sample_rate when
+	 * the session is configured; here only the event is in question.
+	 */
+	if (ev.flags & SKD_EV_FREQ) {
+		ev.flags &= ~(u32)SKD_EV_FREQ;
+		ev.sample_period = 0;
+	}
+	ret = skd_pmu_plan(caps, &req, &plan, why, whylen);
+	if (ret)
+		return ret;
+	if (flags)
+		*flags = plan.ev[0].flags;
+	if (idx)
+		*idx = plan.ev[0].idx;
+	return 0;
+}
+
+void skd_event_slots(const struct skd_pmu_caps *caps, uint64_t config,
+		     uint16_t *counters, uint16_t *pebs)
+{
+	const struct skd_event_rule *r = rule_of(caps, config), *f = NULL;
+	u32 nr_gp = caps ? caps->nr_gp : 0;
+	u16 exist, slots, pslots;
+	int alias;
+
+	*counters = *pebs = 0;
+	if (!r)
+		return;
+	if (nr_gp > SKD_MAX_GP)
+		nr_gp = SKD_MAX_GP;
+	exist = (u16)(((1U << nr_gp) - 1) | ((caps->fixed_mask & 0xf) << 8));
+	/* plan.c resolve_event(): HT-off counters, fixed aliases, TFA. */
+	slots = caps->nr_gp > 4 ? r->counters_htoff : r->counters;
+	if (r->counters & SKD_SLOTS_FIXED)
+		f = r;
+	alias = skd_fixed_alias((u32)config);
+	if (alias >= 0) {
+		f = skd_event_rule_find(caps->events, (u32)(alias + 1) << 8);
+		slots |= SKD_SLOT_FIXED(alias);
+	}
+	if (caps->flags & SKD_PMU_TFA)
+		slots &= ~SKD_SLOT_GP(3);
+	*counters = slots & exist;
+	/* plan.c pebs_slots() and restrict_pebs(). */
+	pslots = r->pebs & SKD_SLOTS_GP;
+	if (f)
+		pslots |= f->pebs & SKD_SLOTS_FIXED;
+	if (caps->cpu && (caps->cpu->flags & SKD_MODEL_PEBS_GP0_3))
+		pslots &= 0x000f | SKD_SLOTS_FIXED;
+	if (caps->flags & SKD_PMU_PEBS)
+		*pebs = pslots & *counters;
+}
+
+/* ---- generic events ------------------------------------------------------ */
+
+/* The encodings to try for @g at p, pp and ppp, in order. */
+static unsigned int generic_candidates(const struct generic *g,
+				       const struct skd_pmu_caps *caps,
+				       u32 cfg[2])
+{
+	const struct skd_event_info *in =
+		info_by_name(skd_event_infos_of(caps), g->pebs_name);
+	unsigned int n = 0;
+
+	if (in && g->pebs_first)
+		cfg[n++] = in->config;
+	cfg[n++] = g->arch;
+	if (in && !g->pebs_first)
+		cfg[n++] = in->config;
+	return n;
+}
+
+static const char *const p_suffix[] = { "", ":p", ":pp", ":ppp" };
+
+/* "... samples come from PEBS records without the exact IP ..." */
+static void note_imprecise(struct sbuf *sb, const struct skd_pmu_caps *caps,
+			   const struct skd_event_attr *a)
+{
+	const struct skd_event_info *in = skd_event_info_of(caps, a);
+	const char *list = caps->events ? caps->events->name : "this CPU";
+
+	sb_printf(sb, "samples come from PEBS records without the exact IP: ");
+	if (in)
+		sb_printf(sb, "Intel marks %s imprecise on %s", in->name, list);
+	else
+		sb_printf(sb, "r%04llx is not in Intel's list for %s, which says which events are precise",
+			  (unsigned long long)a->config, list);
+}
+
+/*
+ * The encoding and precise level of generic event @g at @np p's on @caps
+ * into @a, whose flags and period are set; a note in @why when the choice
+ * is not what was asked (no exact IP, :ppp as :pp).
+ */
+static int resolve_generic(const struct generic *g, const char *spec,
+			   const struct skd_pmu_caps *caps,
+			   struct skd_event_attr *a, unsigned int np,
+			   char *why, size_t whylen)
+{
+	struct sbuf sb = { why, why ? whylen : 0, 0 };
+	unsigned int n, i, level = np < 3 ? np : 2;
+	int pick = -1, pebs = -1, err = 0, ret;
+	char first[WHY_LEN];
+	u32 cfg[2], flags, exact = 0;
+
+	a->config = g->arch;
+	a->precise = 0;
+	if (!caps) {
+		if (np)
+			return fail(why, whylen, -EOPNOTSUPP,
+				    "%s: PEBS (p) needs a PMU of Intel's lists, and none is known; use %s without p",
+				    spec, g->name);
+		return 0;
+	}
+	if (!np) {
+		ret = skd_event_check(caps, a, NULL, NULL, first,
+				      sizeof(first));
+		if (ret)
+			return fail(why, whylen, ret, "%s: %s", spec, first);
+		return 0;
+	}
+
+	n = generic_candidates(g, caps, cfg);
+	if (np == 3) {
+		for (i = 0; i < n; i++) {
+			a->config = cfg[i];
+			a->precise = 3;
+			if (skd_event_check(caps, a, &flags, NULL, NULL, 0))
+				continue;
+			if (!(flags & SKD_PLAN_EXACT)) {
+				sb_printf(&sb, "%s:ppp: ", g->name);
+				note_imprecise(&sb, caps, a);
+			}
+			return 0;
 		}
 	}
-	return false;
+
+	first[0] = '\0';
+	for (i = 0; i < n; i++) {
+		a->config = cfg[i];
+		a->precise = (u8)level;
+		ret = skd_event_check(caps, a, &flags, NULL,
+				      i ? NULL : first, i ? 0 : sizeof(first));
+		if (ret) {
+			if (!i)
+				err = ret;
+			continue;
+		}
+		if (flags & SKD_PLAN_EXACT) {
+			pick = i;
+			exact = SKD_PLAN_EXACT;
+			break;
+		}
+		if (pebs < 0)
+			pebs = i;
+	}
+	if (pick < 0)
+		pick = pebs;
+	if (pick < 0) {
+		a->config = g->arch;
+		a->precise = 0;
+		return fail(why, whylen, err ? err : -EOPNOTSUPP, "%s: %s",
+			    spec, first);
+	}
+	a->config = cfg[pick];
+	a->precise = (u8)level;
+	if (np == 3)
+		sb_printf(&sb, "%s:ppp on %s samples as %s:pp: no precise distribution for %s",
+			  g->name, caps->events ? caps->events->name : "this CPU",
+			  g->name, g->name);
+	if (!exact) {
+		if (np == 3)
+			sb_printf(&sb, "; its ");
+		else
+			sb_printf(&sb, "%s%s: ", g->name, p_suffix[np]);
+		note_imprecise(&sb, caps, a);
+	}
+	return 0;
 }
+
+/* The generic event whose spelling parses into @attr on @caps, if any. */
+static const struct generic *generic_of(const struct skd_event_attr *attr,
+					const struct skd_pmu_caps *caps)
+{
+	struct skd_event_attr r;
+	unsigned int g, n, i;
+	u32 cfg[2];
+
+	if (attr->ldlat || attr->config1 || attr->precise > 3)
+		return NULL;
+	for (g = 0; g < ARRAY_SIZE(generics); g++) {
+		if (!attr->precise) {
+			if (attr->config == generics[g].arch)
+				return &generics[g];
+			continue;
+		}
+		if (!caps)
+			continue;
+		n = generic_candidates(&generics[g], caps, cfg);
+		for (i = 0; i < n && cfg[i] != attr->config; i++)
+			;
+		if (i == n)
+			continue;
+		r = *attr;
+		if (resolve_generic(&generics[g], "", caps, &r, attr->precise,
+				    NULL, 0))
+			continue;
+		if (r.config == attr->config && r.precise == attr->precise)
+			return &generics[g];
+	}
+	return NULL;
+}
+
+/* ---- skd_event_name ------------------------------------------------------ */
 
 static void put_mods(struct sbuf *sb, const struct skd_event_attr *a)
 {
@@ -256,13 +576,22 @@ static bool has_mods(const struct skd_event_attr *a)
 	       x == SKD_EV_EXCLUDE_KERNEL;
 }
 
-/* ldlat=, period=, freq= for a term list, after a comma when @comma. */
+/* ldlat=, frontend= or offcore_rsp=, period= or freq=; after a comma? */
 static void put_terms(struct sbuf *sb, const struct skd_event_attr *a,
-		      bool comma)
+		      const struct skd_pmu_caps *caps, bool comma)
 {
+	const struct skd_event_rule *r = rule_of(caps, a->config);
+
 	if (a->ldlat) {
 		sb_printf(sb, "%sldlat=%llu", comma ? "," : "",
 			  (unsigned long long)a->ldlat);
+		comma = true;
+	}
+	if (a->config1) {
+		sb_printf(sb, "%s%s=0x%llx", comma ? "," : "",
+			  r && (r->flags & SKD_RULE_FRONTEND) ? "frontend" :
+								"offcore_rsp",
+			  (unsigned long long)a->config1);
 		comma = true;
 	}
 	if (a->sample_period)
@@ -271,49 +600,42 @@ static void put_terms(struct sbuf *sb, const struct skd_event_attr *a,
 			  (unsigned long long)a->sample_period);
 }
 
-/* The table event with exactly this encoding, edge/inv/cmask included. */
-static const struct skd_event_def *event_exact(const struct skd_cpu_model *m,
-					       u64 config)
-{
-	unsigned int i;
-
-	for (i = 0; m && i < m->nr_events; i++)
-		if (m->events[i].config == config)
-			return &m->events[i];
-	return NULL;
-}
-
 void skd_event_name(const struct skd_event_attr *attr,
-		    const struct skd_cpu_model *m, char *buf, size_t len)
+		    const struct skd_pmu_caps *caps, char *buf, size_t len)
 {
 	struct sbuf sb = { buf, len, 0 };
-	const struct skd_event_def *def;
+	const struct skd_event_info *in;
+	const struct generic *g;
 	const char *name = NULL;
-	enum skd_generic g;
 	u64 c = attr->config;
-	bool terms = attr->ldlat || attr->sample_period;
 
 	if (!len)
 		return;
 	buf[0] = '\0';
-	if (name_generic(attr, m, &g)) {
-		name = generic_names[g];
+	g = generic_of(attr, caps);
+	if (g) {
+		name = g->name;
 	} else {
-		def = event_exact(m, c);
-		if (def)
-			name = def->name;
+		in = skd_event_info_of(caps, attr);
+		if (in)
+			name = in->name;
 	}
 
 	if (name) {
+		/* A name carries its extra-MSR value; the period is a term. */
 		sb_printf(&sb, "%s", name);
-		if (terms) {
+		if (attr->sample_period) {
+			struct skd_event_attr t = *attr;
+
+			t.ldlat = 0;
+			t.config1 = 0;
 			sb_printf(&sb, "/");
-			put_terms(&sb, attr, false);
+			put_terms(&sb, &t, caps, false);
 			sb_printf(&sb, "/");
 		} else if (has_mods(attr)) {
 			sb_printf(&sb, ":");
 		}
-	} else if (!terms) {
+	} else if (!attr->ldlat && !attr->config1 && !attr->sample_period) {
 		sb_printf(&sb, "r%04llx", (unsigned long long)c);
 		if (has_mods(attr))
 			sb_printf(&sb, ":");
@@ -323,18 +645,20 @@ void skd_event_name(const struct skd_event_attr *attr,
 			  (unsigned long long)((c & SKD_EVSEL_UMASK) >> 8));
 		if (c & SKD_EVSEL_EDGE)
 			sb_printf(&sb, ",edge");
+		if (c & SKD_EVSEL_ANY)
+			sb_printf(&sb, ",any");
 		if (c & SKD_EVSEL_INV)
 			sb_printf(&sb, ",inv");
 		if (c & SKD_EVSEL_CMASK)
 			sb_printf(&sb, ",cmask=%llu",
 				  (unsigned long long)((c & SKD_EVSEL_CMASK) >> 24));
-		put_terms(&sb, attr, true);
+		put_terms(&sb, attr, caps, true);
 		sb_printf(&sb, "/");
 	}
 	put_mods(&sb, attr);
 }
 
-/* ---- skd_event_parse ---------------------------------------------------- */
+/* ---- skd_event_parse ----------------------------------------------------- */
 
 static int parse_term(struct ev_spec *ep, const char *t, size_t tlen,
 		      unsigned int allowed, char *why, size_t whylen)
@@ -353,7 +677,7 @@ static int parse_term(struct ev_spec *ep, const char *t, size_t tlen,
 		}
 	}
 	if (!td) {
-		char list[96];
+		char list[128];
 		struct sbuf sb = { list, sizeof(list), 0 };
 		int i, n = 0;
 
@@ -370,9 +694,9 @@ static int parse_term(struct ev_spec *ep, const char *t, size_t tlen,
 		if (ep->kind == EV_GENERIC)
 			return fail(why, whylen, -EINVAL,
 				    "`%.*s' does not apply to %s, which takes period= and freq= only",
-				    (int)tlen, t, generic_names[ep->gen]);
+				    (int)tlen, t, ep->gen->name);
 		return fail(why, whylen, -EINVAL,
-			    "`%.*s' cannot change the named event `%.*s', which takes ldlat=, period= and freq= only; give the encoding as cpu/event=N,umask=N,.../ instead",
+			    "`%.*s' cannot change the event `%.*s', which takes ldlat=, frontend=, offcore_rsp=, period= and freq= only; give the encoding as cpu/event=N,umask=N,.../ instead",
 			    (int)tlen, t, (int)ep->namelen, ep->name);
 	}
 	if (ep->seen & TBIT(id))
@@ -404,16 +728,10 @@ static int parse_term(struct ev_spec *ep, const char *t, size_t tlen,
 		return fail(why, whylen, -EINVAL,
 			    "`%.*s' is larger than 0x%llx", (int)tlen, t,
 			    (unsigned long long)td->max);
-	if (v < td->min || v > td->max) {
-		if (id == T_LDLAT)
-			return fail(why, whylen, -EINVAL,
-				    "`%.*s' is out of range: the latency threshold is %llu to %llu cycles",
-				    (int)tlen, t, (unsigned long long)td->min,
-				    (unsigned long long)td->max);
+	if (v < td->min)
 		return fail(why, whylen, -EINVAL,
 			    "`%.*s' must be at least %llu", (int)tlen, t,
 			    (unsigned long long)td->min);
-	}
 	ep->val[id] = v;
 	ep->seen |= TBIT(id);
 	return 0;
@@ -445,6 +763,10 @@ static int parse_terms(struct ev_spec *ep, const char *t, size_t tlen,
 	if ((ep->seen & TBIT(T_PERIOD)) && (ep->seen & TBIT(T_FREQ)))
 		return fail(why, whylen, -EINVAL,
 			    "`period=' and `freq=' in `%s' exclude each other: give one",
+			    ep->spec);
+	if ((ep->seen & TBIT(T_FRONTEND)) && (ep->seen & TBIT(T_OFFCORE)))
+		return fail(why, whylen, -EINVAL,
+			    "`frontend=' and `offcore_rsp=' in `%s' exclude each other: an event has one extra MSR",
 			    ep->spec);
 	return 0;
 }
@@ -495,244 +817,80 @@ static bool is_raw(const char *s, size_t len)
 	return true;
 }
 
+/* "icelake, icelakex and 3 more": the lists that have event @name. */
+static unsigned int lists_with(const char *name,
+			       const struct skd_event_list *not, char *buf,
+			       size_t len)
+{
+	struct sbuf sb = { buf, len, 0 };
+	unsigned int i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < skd_nr_event_lists; i++) {
+		if (&skd_event_lists[i] == not ||
+		    !info_by_name(&skd_event_infos[i], name))
+			continue;
+		if (n < 3)
+			sb_printf(&sb, "%s%s", n ? ", " : "",
+				  skd_event_infos[i].name);
+		n++;
+	}
+	if (n > 3)
+		sb_printf(&sb, " and %u more", n - 3);
+	return n;
+}
+
 /* What the name before any / or : is. */
-static int lookup_name(struct ev_spec *ep, const struct skd_cpu_model *m,
+static int lookup_name(struct ev_spec *ep, const struct skd_pmu_caps *caps,
 		       char *why, size_t whylen)
 {
+	const struct skd_event_list *own = caps ? caps->events : NULL;
 	const char *s = ep->name;
 	size_t i, n = ep->namelen;
-	char name[128];
-	unsigned int k;
+	char name[NAME_LEN], where[NAME_LEN];
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(generic_aliases); i++) {
 		if (strlen(generic_aliases[i].name) == n &&
 		    !strncasecmp(generic_aliases[i].name, s, n)) {
 			ep->kind = EV_GENERIC;
-			ep->gen = generic_aliases[i].gen;
+			ep->gen = &generics[generic_aliases[i].gen];
 			return 0;
 		}
 	}
-	name[0] = '\0';
-	if (n < sizeof(name)) {
-		memcpy(name, s, n);
-		name[n] = '\0';
-	}
-	if (m && name[0]) {
-		ep->def = skd_event_by_name(m, name);
-		if (ep->def) {
-			ep->kind = EV_NAMED;
-			return 0;
-		}
+	if (!lower_name(s, n, name, sizeof(name)))
+		name[0] = '\0';
+	ep->info = name[0] ? info_by_name(skd_event_infos_of(caps), name) :
+			     NULL;
+	if (ep->info) {
+		ep->kind = EV_NAMED;
+		return 0;
 	}
 	if (is_raw(s, n)) {
 		ep->kind = EV_RAW;
 		ret = parse_num(s + 1, n - 1, 16, &ep->raw);
-		if (ret || (ep->raw & ~SKD_EVSEL_USER_MASK))
+		if (ret || (ep->raw & ~(SKD_EVSEL_USER_MASK | SKD_EVSEL_ANY)))
 			return fail(why, whylen, -EINVAL,
-				    "`%.*s' sets bits beyond the event fields; a raw event holds event [7:0], umask [15:8], edge (18), inv (23) and cmask [31:24], and :u/:k choose the privilege levels",
+				    "`%.*s' sets bits beyond the event fields; a raw event holds event [7:0], umask [15:8], edge (18), any (21), inv (23) and cmask [31:24], and :u/:k choose the privilege levels",
 				    (int)n, s);
 		return 0;
 	}
 
-	/* Not ours: say whether another model has it. */
-	for (k = 0; name[0] && k < skd_nr_cpu_models; k++) {
-		const struct skd_cpu_model *o = &skd_cpu_models[k];
-
-		if (o == m || !skd_event_by_name(o, name))
-			continue;
-		if (!m)
+	/* Not this CPU's: say whether another list has it. */
+	if (name[0] && lists_with(name, own, where, sizeof(where))) {
+		if (!own)
 			return fail(why, whylen, -EOPNOTSUPP,
-				    "`%s' is an event of %s, but this CPU's model is not known to skidless: give its encoding from Intel's event list as rNNNN or cpu/event=N,umask=N/",
-				    name, o->name);
+				    "`%s' is an event of %s, and %s: give its encoding from Intel's list as rNNNN or cpu/event=N,umask=N/",
+				    name, where,
+				    caps ? "this CPU is in none of Intel's lists skidless has" :
+					   "no PMU is known");
 		return fail(why, whylen, -EINVAL,
 			    "unknown event `%s': it is an event of %s, not of %s; skidless list shows the events of this CPU",
-			    name, o->name, m->name);
+			    name, where, own->name);
 	}
 	return fail(why, whylen, -EINVAL,
 		    "unknown event `%.*s': skidless list shows the events of this CPU",
 		    (int)n, s);
-}
-
-static int precdist_count(const struct skd_cpu_model *m)
-{
-	int g, n = 0;
-
-	for (g = 0; g < SKD_GEN_NR; g++)
-		n += generic_precdist(m, g);
-	return n;
-}
-
-/* The generic events with :ppp on @m: "a", "a and b", "a, b and c". */
-static void precdist_list(const struct skd_cpu_model *m, struct sbuf *sb)
-{
-	int g, n = 0, total = precdist_count(m);
-
-	for (g = 0; g < SKD_GEN_NR; g++) {
-		if (!generic_precdist(m, g))
-			continue;
-		sb_printf(sb, "%s%s", !n ? "" : n == total - 1 ? " and " : ", ",
-			  generic_names[g]);
-		n++;
-	}
-}
-
-static int resolve_generic(const struct ev_spec *ep,
-			   const struct skd_cpu_model *m,
-			   struct skd_event_attr *a, char *why, size_t whylen)
-{
-	const char *name = generic_names[ep->gen];
-	const struct skd_generic_event *ge;
-	struct skd_event_attr fix;
-	unsigned int level;
-	char alt[96];
-
-	if (!m) {
-		if (ep->nr_p)
-			return fail(why, whylen, -EOPNOTSUPP,
-				    "%s: this CPU's model is not known to skidless, which samples through PEBS only on the models it knows; use %s without p",
-				    ep->spec, name);
-		a->config = arch_generic[ep->gen];
-		return 0;
-	}
-
-	ge = &m->generic[ep->gen];
-	level = !ep->nr_p ? 0 : ep->nr_p < 3 ? 1 : 2;
-	if ((level < 2 || generic_precdist(m, ep->gen)) && ge->config[level]) {
-		a->config = ge->config[level];
-		a->precise = (u8)ep->nr_p;
-		return 0;
-	}
-
-	/* :ppp exists but is not precise distribution here: it is :pp. */
-	if (level == 2 && ge->config[2] && ge->config[1]) {
-		a->config = ge->config[1];
-		a->precise = 2;
-		if (why && whylen) {
-			struct sbuf sb = { why, whylen, 0 };
-
-			sb_printf(&sb, "%s:ppp on %s samples as %s:pp: ",
-				  name, m->name, name);
-			if (precdist_count(m)) {
-				sb_printf(&sb, "precise distribution exists there for ");
-				precdist_list(m, &sb);
-				sb_printf(&sb, " only");
-			} else {
-				sb_printf(&sb, "%s has no precise distribution for generic events",
-					  m->name);
-			}
-		}
-		return 0;
-	}
-
-	/* The level asked for is missing; say which one exists. */
-	if (!ge->config[0] && !(level == 2 && ge->config[1]))
-		return fail(why, whylen, -EOPNOTSUPP,
-			    "%s: %s has no encoding of %s; skidless list shows the events of this CPU",
-			    ep->spec, m->name, name);
-	fix = *a;
-	fix.config = ge->config[0];
-	fix.precise = 0;
-	if (level == 2 && ge->config[1]) {
-		fix.config = ge->config[1];
-		fix.precise = 2;
-	}
-	skd_event_name(&fix, m, alt, sizeof(alt));
-	if (fix.precise)
-		return fail(why, whylen, -EOPNOTSUPP,
-			    "%s: no precise distribution for %s on %s; use %s",
-			    ep->spec, name, m->name, alt);
-	return fail(why, whylen, -EOPNOTSUPP,
-		    "%s: %s cannot be sampled precisely on %s; use %s",
-		    ep->spec, name, m->name, alt);
-}
-
-/* Load latency, PEBS and precise distribution of a named or raw event. */
-static int check_event(const struct ev_spec *ep, const struct skd_cpu_model *m,
-		       const struct skd_event_attr *a, char *why, size_t whylen)
-{
-	const struct skd_event_def *def, *ld;
-	struct skd_event_attr fix = *a;
-	char alt[128];
-	u64 counters;
-	bool pdist;
-	int g;
-
-	/* The module has no PEBS for a CPU outside the table. */
-	if (!m && (a->precise || a->ldlat))
-		return fail(why, whylen, -EOPNOTSUPP,
-			    "%s: this CPU's model is not known to skidless, which samples through PEBS (:p, ldlat=) only on the models it knows; drop the %s",
-			    ep->spec, a->precise ? "p" : "ldlat=");
-
-	def = ep->def ? ep->def : m ? skd_event_find(m, (u32)a->config) : NULL;
-	if (def && (def->flags & SKD_EVF_LDLAT) && (!a->ldlat || !a->precise)) {
-		if (!fix.ldlat)
-			fix.ldlat = LDLAT_SUGGESTED;
-		if (!fix.precise)
-			fix.precise = 1;
-		skd_event_name(&fix, m, alt, sizeof(alt));
-		if (ep->def)
-			return fail(why, whylen, -EINVAL,
-				    "`%s' samples loads slower than a threshold through PEBS: it needs ldlat=CYCLES and :p, as in %s",
-				    ep->spec, alt);
-		return fail(why, whylen, -EINVAL,
-			    "`%s' is %s, which samples loads slower than a threshold through PEBS: it needs ldlat=CYCLES and :p, as in %s",
-			    ep->spec, def->name, alt);
-	}
-	if (a->ldlat && !(def && (def->flags & SKD_EVF_LDLAT))) {
-		ld = model_ldlat_event(m);
-		if (!ld)
-			return fail(why, whylen, -EINVAL,
-				    "`ldlat=%llu' in `%s': %s has no load-latency event",
-				    (unsigned long long)a->ldlat, ep->spec,
-				    m->name);
-		return fail(why, whylen, -EINVAL,
-			    "`ldlat=%llu' in `%s' applies to load-latency events only: on %s that is %s",
-			    (unsigned long long)a->ldlat, ep->spec, m->name,
-			    ld->name);
-	}
-	if (!m || !a->precise)
-		return 0;
-
-	if (def && !(def->flags & SKD_EVF_PEBS)) {
-		fix.precise = 0;
-		skd_event_name(&fix, m, alt, sizeof(alt));
-		return fail(why, whylen, -EOPNOTSUPP,
-			    "%s: %s is not PEBS-capable on %s; use %s",
-			    ep->spec, def->name, m->name, alt);
-	}
-	if (!def && !model_pebs_any(m)) {
-		/* The encoding of a generic event: the generic name has a PEBS one. */
-		for (g = 0; g < SKD_GEN_NR; g++) {
-			const struct skd_generic_event *ge = &m->generic[g];
-
-			if (ge->config[0] == a->config && ge->config[1]) {
-				fix.precise = a->precise < 3 ? a->precise : 2;
-				fix.config = ge->config[1];
-				skd_event_name(&fix, m, alt, sizeof(alt));
-				return fail(why, whylen, -EOPNOTSUPP,
-					    "%s: this encoding is not PEBS-capable on %s; use %s, which samples the same event through PEBS",
-					    ep->spec, m->name, alt);
-			}
-		}
-		return fail(why, whylen, -EOPNOTSUPP,
-			    "%s: this event is not PEBS-capable on %s (skidless list shows the PEBS events); drop the p",
-			    ep->spec, m->name);
-	}
-	if (a->precise == 3) {
-		counters = def ? def->counters : SKD_CTR_ANY_GP;
-		pdist = (counters & m->pdist_counters) &&
-			(!def || (def->flags & SKD_EVF_PRECDIST));
-		if (!pdist) {
-			fix.precise = 2;
-			skd_event_name(&fix, m, alt, sizeof(alt));
-			return fail(why, whylen, -EOPNOTSUPP,
-				    "%s: no precise distribution for %s on %s; use %s",
-				    ep->spec, def ? def->name : "this event",
-				    m->name, alt);
-		}
-	}
-	return 0;
 }
 
 /* The part after the name or cpu: an optional /terms/, then modifiers. */
@@ -760,7 +918,69 @@ static int parse_tail(struct ev_spec *ep, const char *p, unsigned int allowed,
 	return parse_mods(ep, p, false, why, whylen);
 }
 
-int skd_event_parse(const char *spec, const struct skd_cpu_model *m,
+/*
+ * The extra-MSR terms: ldlat= sets the threshold, frontend= and
+ * offcore_rsp= config1, each overriding what a named event brings. Which
+ * of the last two applies is a matter of spelling, said here; whether the
+ * event has such an MSR at all, and what values it takes, the planner's.
+ */
+static int apply_extra(const struct ev_spec *ep,
+		       const struct skd_pmu_caps *caps, struct skd_event_attr *a,
+		       char *why, size_t whylen)
+{
+	const struct skd_event_rule *r = rule_of(caps, a->config);
+	bool offcore = r && (r->flags & (SKD_RULE_OFFCORE | SKD_RULE_OFFCORE1));
+	bool frontend = r && (r->flags & SKD_RULE_FRONTEND);
+
+	if (ep->seen & TBIT(T_LDLAT))
+		a->ldlat = ep->val[T_LDLAT];
+	if ((ep->seen & TBIT(T_FRONTEND)) && offcore)
+		return fail(why, whylen, -EINVAL,
+			    "`%s': this is an offcore-response event; give its MSR_OFFCORE_RSP value as offcore_rsp=N, not frontend=",
+			    ep->spec);
+	if ((ep->seen & TBIT(T_OFFCORE)) && frontend)
+		return fail(why, whylen, -EINVAL,
+			    "`%s': this is a front-end event; give its MSR_PEBS_FRONTEND value as frontend=N, not offcore_rsp=",
+			    ep->spec);
+	if (ep->seen & TBIT(T_FRONTEND))
+		a->config1 = ep->val[T_FRONTEND];
+	if (ep->seen & TBIT(T_OFFCORE))
+		a->config1 = ep->val[T_OFFCORE];
+	return 0;
+}
+
+/* A named, raw or cpu/.../ event: the planner says whether it can be. */
+static int check_event(const struct ev_spec *ep,
+		       const struct skd_pmu_caps *caps,
+		       const struct skd_event_attr *a, char *why, size_t whylen)
+{
+	struct sbuf sb = { why, why ? whylen : 0, 0 };
+	char buf[WHY_LEN];
+	u32 flags;
+	int ret;
+
+	if (!caps) {
+		const char *what = a->precise ? "p" : a->ldlat ? "ldlat=" :
+				   a->config1 ? "an extra-MSR value" :
+				   (a->config & SKD_EVSEL_ANY) ? "any" : NULL;
+
+		if (what)
+			return fail(why, whylen, -EOPNOTSUPP,
+				    "%s: no PMU is known, and %s needs one of Intel's lists; drop it",
+				    ep->spec, what);
+		return 0;
+	}
+	ret = skd_event_check(caps, a, &flags, NULL, buf, sizeof(buf));
+	if (ret)
+		return fail(why, whylen, ret, "%s: %s", ep->spec, buf);
+	if (a->precise && !(flags & SKD_PLAN_EXACT)) {
+		sb_printf(&sb, "%s: ", ep->spec);
+		note_imprecise(&sb, caps, a);
+	}
+	return 0;
+}
+
+int skd_event_parse(const char *spec, const struct skd_pmu_caps *caps,
 		    struct skd_event_attr *attr, char *why, size_t whylen)
 {
 	struct ev_spec ep = { .spec = spec };
@@ -788,6 +1008,7 @@ int skd_event_parse(const char *spec, const struct skd_cpu_model *m,
 				    spec);
 		a.config = ep.val[T_EVENT] | ep.val[T_UMASK] << 8 |
 			   (ep.val[T_EDGE] ? SKD_EVSEL_EDGE : 0) |
+			   (ep.val[T_ANY] ? SKD_EVSEL_ANY : 0) |
 			   (ep.val[T_INV] ? SKD_EVSEL_INV : 0) |
 			   ep.val[T_CMASK] << 24;
 	} else {
@@ -798,17 +1019,18 @@ int skd_event_parse(const char *spec, const struct skd_cpu_model *m,
 				    spec, spec[0]);
 		ep.name = spec;
 		ep.namelen = n;
-		ret = lookup_name(&ep, m, why, whylen);
+		ret = lookup_name(&ep, caps, why, whylen);
 		if (ret)
 			return ret;
 		allowed = ep.kind == EV_GENERIC ? TERMS_GENERIC : TERMS_NAMED;
 		ret = parse_tail(&ep, spec + n, allowed, why, whylen);
 		if (ret)
 			return ret;
-		if (ep.kind == EV_NAMED)
-			a.config = ep.def->config;
-		else if (ep.kind == EV_RAW)
+		if (ep.kind == EV_NAMED) {
+			skd_event_info_attr(caps, ep.info, &a);
+		} else if (ep.kind == EV_RAW) {
 			a.config = ep.raw;
+		}
 	}
 
 	/* perf's u and k: name what to count; both or neither count both. */
@@ -822,13 +1044,16 @@ int skd_event_parse(const char *spec, const struct skd_cpu_model *m,
 	} else {
 		a.sample_period = ep.val[T_PERIOD];
 	}
-	a.ldlat = ep.val[T_LDLAT];
 	a.precise = (u8)ep.nr_p;
 
-	if (ep.kind == EV_GENERIC)
-		ret = resolve_generic(&ep, m, &a, why, whylen);
-	else
-		ret = check_event(&ep, m, &a, why, whylen);
+	if (ep.kind == EV_GENERIC) {
+		ret = resolve_generic(ep.gen, spec, caps, &a, ep.nr_p, why,
+				      whylen);
+	} else {
+		ret = apply_extra(&ep, caps, &a, why, whylen);
+		if (!ret)
+			ret = check_event(&ep, caps, &a, why, whylen);
+	}
 	if (ret)
 		return ret;
 	*attr = a;
