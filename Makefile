@@ -68,7 +68,8 @@ KSFT_CFLAGS := -O1 -g -fno-omit-frame-pointer -fno-inline-functions-called-once
 
 all: module tools
 
-# SIM=1 also builds the simulated PMU (skidless_sim.ko), for the tests.
+# SIM=1 also builds the simulated PMU (skidless_sim.ko) and the test-only
+# modules (tests/kselftest/modules/), for the tests.
 module:
 	@test -d $(KDIR) || { echo "No kernel build tree at $(KDIR): install" \
 		"linux-headers-$(KERNELRELEASE) or pass KDIR=/path/to/build"; exit 1; }
@@ -139,15 +140,11 @@ $(BUILD)/kselftest/%: tests/kselftest/progs/%.c
 	$(quiet) CC $<
 	$(Q)$(CC) $(filter-out -O2,$(CFLAGS)) $(KSFT_CFLAGS) -o $@ $<
 
-# Test-only modules (a stand-in kvm_intel), built against KDIR.
-test-modules:
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/kselftest/modules modules
-
 # Everything the VM needs in one directory: the tool, the tests, the list.
-vm-bin: tools kselftests $(ASAN_TOOL) test-modules
+vm-bin: tools kselftests $(ASAN_TOOL)
 	@rm -rf $(BUILD)/vm-bin && mkdir -p $(BUILD)/vm-bin
 	$(Q)cp $(TOOL) $(ASAN_TOOL) $(KSFT_BINS) $(KSFT_PROGS) $(KSFT_SCRIPTS) tests/kselftest/list \
-		tests/vm/demo.sh tests/kselftest/modules/kvm_intel.ko $(BUILD)/vm-bin/
+		tests/vm/demo.sh $(BUILD)/vm-bin/
 
 check:
 	bash tests/check.sh

@@ -10,6 +10,7 @@
 
 #include <linux/mm.h>
 #include <linux/hrtimer.h>
+#include <linux/syscore_ops.h>
 
 /* 6.3 made vma->vm_flags read-only behind helpers. */
 #ifdef SKD_HAVE_VM_FLAGS_SET
@@ -50,6 +51,45 @@ static inline void skd_hrtimer_setup(struct hrtimer *t,
 #else
 #define skd_rdmsr_safe(msr, val)	rdmsrl_safe(msr, val)
 #define skd_wrmsr_safe(msr, val)	wrmsrl_safe(msr, val)
+#endif
+
+/*
+ * 6.18 (and Debian's later 6.12 updates) pass syscore callbacks a data
+ * pointer and register them through a struct syscore. Callbacks are
+ * declared with SKD_SYSCORE_ARGS as their parameter list.
+ */
+#ifdef SKD_HAVE_REGISTER_SYSCORE
+#define SKD_SYSCORE_ARGS	void *data
+struct skd_syscore {
+	struct syscore_ops ops;
+	struct syscore syscore;
+};
+
+static inline void skd_register_syscore(struct skd_syscore *s)
+{
+	s->syscore.ops = &s->ops;
+	register_syscore(&s->syscore);
+}
+
+static inline void skd_unregister_syscore(struct skd_syscore *s)
+{
+	unregister_syscore(&s->syscore);
+}
+#else
+#define SKD_SYSCORE_ARGS	void
+struct skd_syscore {
+	struct syscore_ops ops;
+};
+
+static inline void skd_register_syscore(struct skd_syscore *s)
+{
+	register_syscore_ops(&s->ops);
+}
+
+static inline void skd_unregister_syscore(struct skd_syscore *s)
+{
+	unregister_syscore_ops(&s->ops);
+}
 #endif
 
 #endif /* _SKD_COMPAT_H */

@@ -9,8 +9,8 @@
  * Sessions keep their rings across both; only sampling pauses.
  */
 #include <linux/cpuhotplug.h>
-#include <linux/syscore_ops.h>
 
+#include "compat.h"
 #include "cpu.h"
 #include "session.h"
 
@@ -28,21 +28,23 @@ static int skd_cpu_offline(unsigned int cpu)
 	return 0;
 }
 
-static int skd_cpu_suspend(void)
+static int skd_cpu_suspend(SKD_SYSCORE_ARGS)
 {
 	skd_sessions_cpu_sleep(false);
 	return 0;
 }
 
-static void skd_cpu_resume(void)
+static void skd_cpu_resume(SKD_SYSCORE_ARGS)
 {
 	skd_sessions_cpu_sleep(true);
 }
 
 /* Registered after the kernel's own: resumed after the local APIC. */
-static struct syscore_ops skd_syscore_ops = {
-	.suspend	= skd_cpu_suspend,
-	.resume		= skd_cpu_resume,
+static struct skd_syscore skd_syscore = {
+	.ops = {
+		.suspend	= skd_cpu_suspend,
+		.resume		= skd_cpu_resume,
+	},
 };
 
 int skd_cpu_init(void)
@@ -55,12 +57,12 @@ int skd_cpu_init(void)
 	if (ret < 0)
 		return ret;
 	skd_cpuhp_state = ret;
-	register_syscore_ops(&skd_syscore_ops);
+	skd_register_syscore(&skd_syscore);
 	return 0;
 }
 
 void skd_cpu_uninit(void)
 {
-	unregister_syscore_ops(&skd_syscore_ops);
+	skd_unregister_syscore(&skd_syscore);
 	cpuhp_remove_state_nocalls(skd_cpuhp_state);
 }

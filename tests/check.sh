@@ -54,6 +54,27 @@ vm_kernel_release() {
 	done
 }
 
+# The newest series of each (6.1, 6.12) but the VM's: built, not booted.
+other_kernel_releases() {
+	local v
+	for v in $(ls -1 /lib/modules 2>/dev/null | sort -rV); do
+		[ -d "/lib/modules/$v/build" ] || continue
+		[ "${v%.*}" != "${KVER%.*}" ] || continue
+		echo "$v"
+	done | awk -F. '!seen[$1 "." $2]++'
+}
+
+# The module's sources, without this tree's build output, into DIR.
+copy_module_tree() {
+	rm -rf "$1" && mkdir -p "$1/tests/kselftest" &&
+		cp -r Kbuild kmod uapi "$1/" &&
+		cp -r tests/kselftest/modules "$1/tests/kselftest/" &&
+		find "$1" \( -name "*.o" -o -name ".*.cmd" -o -name "*.mod" \
+			-o -name "*.mod.c" -o -name "*.ko" -o -name "*.o.d" \
+			-o -name event_table.c -o -name gen_events \
+			-o -name Module.symvers -o -name modules.order \) -delete
+}
+
 say "dependencies"
 if ! bash tests/deps.sh; then
 	echo "not ok - dependencies installed" > "$OUT/deps.tap"
@@ -79,22 +100,17 @@ rc=$?
 ! grep -E "warning:|error:" "$OUT/w1.log" > /dev/null && [ $rc = 0 ]
 tap "$S" $? "modules (skidless, skidless_sim) build W=1 clean against $KVER" "$OUT/w1.log"
 
-# The newest kernel bookworm offers (its 6.12 headers): the same code must
-# build there, API drift and <asm/msr-index.h> names included.
-K612=$(ls -d /usr/src/linux-headers-6.12.*-amd64 2>/dev/null | sort -V | tail -n 1)
-if [ -n "$K612" ]; then
-	rm -rf build/kmod-6.12 && mkdir -p build/kmod-6.12 &&
-		cp -r Kbuild kmod uapi build/kmod-6.12/ &&
-		find build/kmod-6.12 \( -name "*.o" -o -name ".*.cmd" -o -name "*.mod*" \
-			-o -name event_table.c -o -name gen_events \) -delete &&
-		make -s -C "$K612" M="$TOP/build/kmod-6.12" SKD_SIM=y W=1 modules \
-			> "$OUT/w1-6.12.log" 2>&1
+# bookworm's other kernel series (6.1 beside the VM's 6.12): the same code
+# must build there too, API drift and <asm/msr-index.h> names included.
+# Its runtime is the debug kernel's VM lane (a 6.1).
+for other in $(other_kernel_releases); do
+	copy_module_tree "build/kmod-$other" &&
+		make -s -C "/lib/modules/$other/build" M="$TOP/build/kmod-$other" \
+			SKD_SIM=y W=1 modules > "$OUT/w1-$other.log" 2>&1
 	rc=$?
-	! grep -E "warning:|error:" "$OUT/w1-6.12.log" > /dev/null && [ $rc = 0 ]
-	tap "$S" $? "modules build W=1 clean against ${K612#/usr/src/linux-headers-}" "$OUT/w1-6.12.log"
-else
-	tap "$S" 1 "modules build against 6.12 (linux-headers-6.12-amd64 not installed)"
-fi
+	! grep -E "warning:|error:" "$OUT/w1-$other.log" > /dev/null && [ $rc = 0 ]
+	tap "$S" $? "modules build W=1 clean against $other" "$OUT/w1-$other.log"
+done
 
 touch kmod/*.c kmod/intel/*.c kmod/sim/*.c
 make -s module KDIR="$KDIR" SIM=1 C=1 > "$OUT/sparse.log" 2>&1
@@ -148,7 +164,8 @@ grep -v "^#" "$OUT/bench.log" | tail -8
 say "VM tests ($KVER, QEMU TCG)"
 make -s vm-bin > "$OUT/vm-bin.log" 2>&1 &&
 	bash tests/vm/run.sh --kernel "/boot/vmlinuz-$KVER" --ko skidless.ko \
-		--sim-ko skidless_sim.ko --bin build/vm-bin --tests tests/kselftest/list --timeout 1500 \
+		--sim-ko skidless_sim.ko \
+		--test-ko tests/kselftest/modules/kvm_intel.ko --bin build/vm-bin --tests tests/kselftest/list --timeout 1500 \
 		--out "$OUT/vm" 2>&1 | tee "$OUT/vm.log" | grep -v "^[0-9]* passed"
 cp "$OUT/vm/results.tap" "$OUT/vm.tap" 2>/dev/null ||
 	tap "$OUT/vm.tap" 1 "the VM lane ran" "$OUT/vm.log"
@@ -164,8 +181,7 @@ if [ "$(cat "$OUT/debug-kernel.rc" 2>/dev/null)" = 0 ]; then
 	DEBUG_KDIR=$(tail -n 1 "$OUT/debug-kernel.dir")
 	tap "$D" 0 "debug kernel: $(grep -o 'built in [0-9]* s' "$OUT/debug-kernel.log" || echo "cached") ($DEBUG_KDIR)"
 	# The module once more, against the debug kernel, in a tree of its own.
-	rm -rf build/debug-kmod && mkdir -p build/debug-kmod &&
-		cp -r Kbuild kmod uapi build/debug-kmod/ &&
+	copy_module_tree build/debug-kmod &&
 		make -s -C "$DEBUG_KDIR" M="$TOP/build/debug-kmod" SKD_SIM=y W=1 modules \
 			> "$OUT/debug-kmod.log" 2>&1
 	rc=$?
@@ -183,7 +199,9 @@ if [ "$(cat "$OUT/debug-kernel.rc" 2>/dev/null)" = 0 ]; then
 		list=$OUT/debug-$lane.list
 		bash tests/vm/run.sh --kernel "$DEBUG_KDIR/arch/x86/boot/bzImage" \
 			--no-pvh --ko build/debug-kmod/skidless.ko \
-			--sim-ko build/debug-kmod/skidless_sim.ko --bin build/vm-bin \
+			--sim-ko build/debug-kmod/skidless_sim.ko \
+			--test-ko build/debug-kmod/tests/kselftest/modules/kvm_intel.ko \
+			--bin build/vm-bin \
 			--tests $list --mem 2G --timeout 2400 \
 			--out "$OUT/debug-$lane" > "$OUT/debug-$lane.log" 2>&1 &
 		vms+=($!)

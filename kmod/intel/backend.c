@@ -197,6 +197,11 @@ static void pmu_fini(struct skd_session *s)
 	s->backend_data = NULL;
 }
 
+/*
+ * The session's PMU state, planned for @caps. With @sim the caller holds a
+ * reference to the device model's module: the session keeps it, or it is
+ * dropped here on error.
+ */
 static int pmu_init(struct skd_session *s, const struct skd_pmu_ops *ops,
 		    const struct skd_pmu_caps *caps, bool sim)
 {
@@ -208,28 +213,27 @@ static int pmu_init(struct skd_session *s, const struct skd_pmu_ops *ops,
 		.max_freq = skd_pmu_max_sample_rate(),
 		.pebs_buffer_bytes = PEBS_BUFFER_BYTES,
 	};
-	/* The session's exclude flags apply to every event (and the LBR). */
-	if (s->cfg.flags & SKD_CFG_EXCLUDE_USER)
-		req.exclude |= SKD_EV_EXCLUDE_USER;
-	if (s->cfg.flags & SKD_CFG_EXCLUDE_KERNEL)
-		req.exclude |= SKD_EV_EXCLUDE_KERNEL;
 	struct skd_pmu_session *ps;
 	unsigned int cpu;
 	char why[160];
 	int ret;
 
-	if (!s->cfg.nr_events)
-		return -EINVAL;
+	/* The session's exclude flags apply to every event (and the LBR). */
+	if (s->cfg.flags & SKD_CFG_EXCLUDE_USER)
+		req.exclude |= SKD_EV_EXCLUDE_USER;
+	if (s->cfg.flags & SKD_CFG_EXCLUDE_KERNEL)
+		req.exclude |= SKD_EV_EXCLUDE_KERNEL;
 	if (s->cfg.flags & SKD_CFG_FREQ)
 		req.default_freq = s->cfg.sample_freq;
 	else
 		req.default_period = s->cfg.sample_period;
 
-	ps = kzalloc(sizeof(*ps), GFP_KERNEL);
+	ps = s->cfg.nr_events ? kzalloc(sizeof(*ps), GFP_KERNEL) : NULL;
 	if (!ps) {
+		/* The caller's reference to the model goes on error too. */
 		if (sim)
 			skd_sim_put();
-		return -ENOMEM;
+		return s->cfg.nr_events ? -ENOMEM : -EINVAL;
 	}
 	ps->sim = sim;
 	ps->s = s;
@@ -301,7 +305,8 @@ static bool intel_usable(char *why, size_t len)
 
 static const char *core_type_name(u32 type)
 {
-	return type == 0x40 ? "Core (P)" : type == 0x20 ? "Atom (E)" : "other";
+	return type == 0x40 ? "a Core (P)" : type == 0x20 ? "an Atom (E)" :
+	       "another";
 }
 
 /*
@@ -328,7 +333,7 @@ static int session_caps(struct skd_session *s, const struct skd_pmu_ops *ops,
 		if (first_cpu == nr_cpu_ids) {
 			first_cpu = cpu;
 		} else if (!skd_pmu_same(first, other)) {
-			pr_info_ratelimited("cpu%u is a %s core and cpu%u a %s core (a hybrid part): a session samples one core type; choose its CPUs with -C\n",
+			pr_info_ratelimited("cpu%u is %s core and cpu%u %s core (a hybrid part): a session samples one core type; choose its CPUs with -C\n",
 					    first_cpu,
 					    core_type_name(first->core_type), cpu,
 					    core_type_name(other->core_type));

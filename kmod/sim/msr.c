@@ -25,8 +25,8 @@
  */
 #include <linux/percpu.h>
 #include <linux/string.h>
-#include <linux/syscore_ops.h>
 
+#include "compat.h"
 #include "sim.h"
 
 struct sim_cpu __percpu *sim_cpus;
@@ -349,7 +349,7 @@ int sim_poke(u32 msr, u64 val)
  * state, so must the model; whoever programmed it has to do it again.
  * Registered before the backend's own syscore ops, so it resumes first.
  */
-static void sim_resume(void)
+static void sim_resume(SKD_SYSCORE_ARGS)
 {
 	struct sim_cpu *sc = this_cpu_ptr(sim_cpus);
 
@@ -359,16 +359,16 @@ static void sim_resume(void)
 	sc->stats.resets++;
 }
 
-static struct syscore_ops sim_syscore_ops = {
-	.resume = sim_resume,
+static struct skd_syscore sim_syscore = {
+	.ops.resume = sim_resume,
 };
 
 void sim_sleep_init(void)
 {
-	register_syscore_ops(&sim_syscore_ops);
+	skd_register_syscore(&sim_syscore);
 }
 
 void sim_sleep_uninit(void)
 {
-	unregister_syscore_ops(&sim_syscore_ops);
+	skd_unregister_syscore(&sim_syscore);
 }

@@ -93,7 +93,7 @@ int main(void)
 
 	ktap_plan(6);
 	if (stat(SKD_DEVICE_PATH, &st))
-		ktap_skip_all("no /dev/skidless: module not loaded");
+		ktap_fail_all("no /dev/skidless: module not loaded");
 
 	ktap_result(S_ISCHR(st.st_mode) && (st.st_mode & 07777) == 0600 &&
 		    st.st_uid == 0, "device is a root-owned 0600 char node "

@@ -68,7 +68,7 @@ int main(void)
 	ktap_plan(5);
 	cfg = test_config(1000, 64, 8);
 	if (session_open(&s, &cfg))
-		ktap_skip_all("cannot set up a session");
+		ktap_fail_all("cannot set up a session");
 
 	skd_dev_start(s.fd);
 	sleep_seconds(0.5);

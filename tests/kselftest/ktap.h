@@ -64,6 +64,12 @@ static inline void ktap_skip(const char *desc, const char *why)
 	printf("ok %d %s # SKIP %s\n", ktap.run, desc, why);
 }
 
+/* A result that could not be reached because its setup failed: a failure. */
+static inline void ktap_fail(const char *desc, const char *why)
+{
+	ktap_result(false, "%s (setup failed: %s)", desc, why);
+}
+
 /* Exit with the kselftest code for what was printed. */
 static inline int ktap_finish(void)
 {

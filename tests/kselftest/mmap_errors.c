@@ -50,7 +50,7 @@ int main(void)
 
 	fd = skd_dev_open(false);
 	if (fd < 0)
-		ktap_skip_all("cannot open /dev/skidless");
+		ktap_fail_all("cannot open /dev/skidless");
 	skd_dev_info(fd, &info);
 	page = info.page_size;
 	data = RING_PAGES * page;

@@ -213,11 +213,11 @@ static double pct(uint64_t part, uint64_t whole)
  */
 #define ENOUGH	500
 
-/* cycles:ppp with LBR call stacks: placement, exact IPs, the chain. */
+/* instructions:ppp with LBR call stacks: placement, exact IPs, the chain. */
 static void test_precise_call_stack(const struct pmu_test *pt)
 {
 	/* User mode: the chain's own instructions, not the kernel's IRQs. */
-	static const char *const ev_spec[] = { "cycles:pppu" };
+	static const char *const ev_spec[] = { "instructions:pppu" };
 	struct skd_event_attr ev[1];
 	struct skd_cpu_stats sum = { 0 };
 	struct skd_config cfg;
@@ -230,7 +230,7 @@ static void test_precise_call_stack(const struct pmu_test *pt)
 	ran = ran && !run_followed(&cfg, &t, &sum);
 	own = t.samples - t.foreign;
 	ktap_result(ran && own >= ENOUGH,
-		    "cycles:pppu --call-graph lbr: the chain got %llu samples",
+		    "instructions:pppu --call-graph lbr: the chain got %llu samples",
 		    (unsigned long long)own);
 	ktap_result(own && t.in_c * 100 >= own * 95,
 		    "at least 95%% of them are in c() (%.1f%%)",
@@ -295,7 +295,7 @@ static void test_branches_and_callchains(const struct pmu_test *pt)
 static void test_several_events(const struct pmu_test *pt)
 {
 	static const char *const ev_spec[] = {
-		"cycles:pp", "instructions:p", "br_inst_retired.all_branches:p",
+		"cycles:pp", "instructions:p", "branches:p",
 		"mem_inst_retired.all_loads:p",
 	};
 	const unsigned int nr = sizeof(ev_spec) / sizeof(ev_spec[0]);
@@ -307,7 +307,8 @@ static void test_several_events(const struct pmu_test *pt)
 	bool ran;
 
 	ran = !pmu_config(pt, &cfg, ev, ev_spec, nr, 0, 64);
-	/* Periods that keep each event near 5000 samples/s on the model. */	ev[0].sample_period = 400009;
+	/* Periods that keep each event near 5000 samples/s on the model. */
+	ev[0].sample_period = 400009;
 	ev[1].sample_period = 400031;
 	ev[2].sample_period = 80021;
 	ev[3].sample_period = 120011;
@@ -357,9 +358,9 @@ static void test_large_pebs_accounting(const struct pmu_test *pt)
 	ok = !pmu_config(pt, &cfg, ev, ev_spec, 1, 50021, 1) &&
 	     !session_open(&s, &cfg);
 	if (!ok) {
-		ktap_skip("large PEBS accounting", "no session");
-		ktap_skip("large PEBS batches records", "no session");
-		ktap_skip("large PEBS: every record became a sample",
+		ktap_fail("large PEBS accounting", "no session");
+		ktap_fail("large PEBS batches records", "no session");
+		ktap_fail("large PEBS: every record became a sample",
 			  "no session");
 		return;
 	}

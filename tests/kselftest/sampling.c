@@ -88,7 +88,7 @@ int main(void)
 	if (session_open(&s, &cfg)) {
 		kill(t.target, SIGKILL);
 		kill(t.outsider, SIGKILL);
-		ktap_skip_all("cannot set up a session");
+		ktap_fail_all("cannot set up a session");
 	}
 	t.t0 = ns_now();
 	skd_dev_start(s.fd);

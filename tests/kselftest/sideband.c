@@ -106,12 +106,12 @@ int main(void)
 
 	ktap_plan(8);
 	if (!realpath(EXEC_PATH, s.exec_path))
-		ktap_skip_all(EXEC_PATH " is missing");
+		ktap_fail_all(EXEC_PATH " is missing");
 	cfg = test_config(100, 64, 0);
 	cfg.flags |= SKD_CFG_PID;
 	cfg.pid = s.self;
 	if (session_open(&ts, &cfg) || pipe(pipefd))
-		ktap_skip_all("cannot set up a session");
+		ktap_fail_all("cannot set up a session");
 	skd_dev_start(ts.fd);
 
 	s.child = fork();

@@ -123,16 +123,16 @@ int main(int argc, char **argv)
 
 	secs = argc > 1 ? atof(argv[1]) : 30;
 	if (!realpath(EXEC_PATH, s.path))
-		ktap_skip_all("no " EXEC_PATH " here");
+		ktap_fail_all("no " EXEC_PATH " here");
 	s.max_exec = 1 << 20;
 	s.forked = calloc(PID_LIMIT / 8, 1);
 	s.exec_pids = calloc(s.max_exec, sizeof(*s.exec_pids));
 	if (!s.forked || !s.exec_pids)
-		ktap_skip_all("out of memory");
+		ktap_fail_all("out of memory");
 	sc = mmap(NULL, sizeof(*sc), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sc == MAP_FAILED)
-		ktap_skip_all("cannot map the shared counters");
+		ktap_fail_all("cannot map the shared counters");
 	memset(sc, 0, sizeof(*sc));
 	s.sc = sc;
 
@@ -140,7 +140,7 @@ int main(int argc, char **argv)
 	/* sideband is the point: a slow sampling clock, a big ring */
 	cfg = test_config(100, 256, 0);
 	if (session_open(&s_, &cfg))
-		ktap_skip_all("cannot set up a session");
+		ktap_fail_all("cannot set up a session");
 	skd_dev_start(s_.fd);
 	fflush(stdout);
 	for (i = 0; i < STORMS; i++) {

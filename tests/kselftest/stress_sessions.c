@@ -120,7 +120,7 @@ int main(int argc, char **argv)
 	double t0;
 
 	if (procs < 1 || procs > MAX_PROCS || rounds < 1)
-		ktap_skip_all("usage: stress_sessions PROCS(1-32) ROUNDS [MODEL]");
+		ktap_fail_all("usage: stress_sessions PROCS(1-32) ROUNDS [MODEL]");
 	if (argc > 3)
 		pmu_test_init(&pt, 2, argv + 2);
 	ktap_plan(argc > 3 ? 3 : 2);

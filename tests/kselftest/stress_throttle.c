@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 	     !pmu_config(&pt, &cfg, ev, cycles_pp, 1, 20011, 64);
 	cfg.callchain_depth = 8;	/* a PMI per sample */
 	if (!ok || session_open(&s, &cfg))
-		ktap_skip_all("cannot set up a sim session");
+		ktap_fail_all("cannot set up a sim session");
 	nr = s.info.nr_cpu_ids < NR_CPUS_MAX ? s.info.nr_cpu_ids : NR_CPUS_MAX;
 
 	spin[0] = spawn_spinner_on(secs, 0);

@@ -31,6 +31,8 @@
 #define KERNEL_PTR	((void *)0xffffffff81000000UL)
 #define RING_PAGES	2
 #define BRANCHES	0x00c4		/* br_inst_retired.all_branches */
+/* Skylake's PEBS branch event (Intel's list: C4/00 has PEBS 0). */
+#define BRANCHES_PEBS	0x04c4		/* br_inst_retired.all_branches_pebs */
 #define PREC_DIST	0x01c0		/* inst_retired.prec_dist, :ppp */
 #define LOAD_LATENCY	0x01cd		/* mem_trans_retired.load_latency */
 
@@ -238,7 +240,10 @@ CASE(cbranch_on_timer, c->branch_sample = SKD_BRANCH_ANY)
 /* -- the PMU backends (sim:skylake): config fields -- */
 CASE(snothing, )
 CASE(smodel_default, c->sim_model = SKD_SIM_DEFAULT)
-CASE(smodel_last, c->sim_model = __SKD_SIM_MAX - 1)
+/* The last model is hybrid: a session takes one core type (CPU 0's). */
+CASE(smodel_last, c->sim_model = __SKD_SIM_MAX - 1; set_mask_bit(c, 8, 0))
+CASE(smodel_hybrid_both, c->sim_model = SKD_SIM_ALDERLAKE; set_mask_bit(c, 8, 0);
+     mask()[0] |= 2)
 CASE(smodel_first_unknown, c->sim_model = __SKD_SIM_MAX)
 CASE(snr_zero, c->nr_events = 0; c->events_ptr = 0; c->event_attr_size = 0)
 CASE(snr_16, c->nr_events = SKD_MAX_EVENTS;
@@ -251,20 +256,26 @@ CASE(sbranch_call_stack, c->branch_sample = SKD_BRANCH_CALL_STACK)
 CASE(sfreq_session, c->flags |= SKD_CFG_FREQ; c->sample_freq = 1000)
 CASE(sintel_model, c->backend = SKD_BACKEND_INTEL)
 
-/* -- struct skd_event_attr: size and stride (version 0: 40) -- */
+/* -- struct skd_event_attr: size and stride (version 0: 40, 1: 48) -- */
 CASE(esize_zero, c->event_attr_size = 0)
 CASE(esize_below_v0, c->event_attr_size = SKD_EVENT_ATTR_SIZE_VER0 - 1)
+CASE(esize_v0, c->event_attr_size = ev->size = SKD_EVENT_ATTR_SIZE_VER0)
 CASE(esize_odd, c->event_attr_size = ev->size = SKD_EVENT_ATTR_SIZE_VER0 + 4)
-CASE(esize_larger, c->event_attr_size = ev->size = SKD_EVENT_ATTR_SIZE_VER0 + 8)
+CASE(esize_larger, c->event_attr_size = ev->size = SKD_EVENT_ATTR_SIZE_VER1 + 8)
 CASE(esize_first_unknown,
-     c->event_attr_size = ev->size = SKD_EVENT_ATTR_SIZE_VER0 + 8;
-     ((uint8_t *)ev)[SKD_EVENT_ATTR_SIZE_VER0] = 1)
-/* Two events 48 bytes apart: the second one's unknown tail is checked. */
-CASE(estride_second_tail, c->event_attr_size = ev->size = 48; c->nr_events = 2;
-     memcpy((uint8_t *)ev + 48, ev, sizeof(*ev));
-     ((uint8_t *)ev)[48 + 47] = 1)
-CASE(estride_two, c->event_attr_size = ev->size = 48; c->nr_events = 2;
-     memcpy((uint8_t *)ev + 48, ev, sizeof(*ev)))
+     c->event_attr_size = ev->size = SKD_EVENT_ATTR_SIZE_VER1 + 8;
+     ((uint8_t *)ev)[SKD_EVENT_ATTR_SIZE_VER1] = 1)
+/* Two events 56 bytes apart: the second one's unknown tail is checked. */
+CASE(estride_second_tail, c->event_attr_size = ev->size = 56; c->nr_events = 2;
+     memcpy((uint8_t *)ev + 56, ev, sizeof(*ev));
+     ((uint8_t *)ev)[56 + 55] = 1)
+CASE(estride_two, c->event_attr_size = ev->size = 56; c->nr_events = 2;
+     memcpy((uint8_t *)ev + 56, ev, sizeof(*ev)))
+/* config1 is for the events that program an extra MSR. */
+CASE(econfig1_unused, ev->config1 = 1)
+/* A version-0 caller's 40 bytes: no config1 is read past them. */
+CASE(esize_v0_config1_beyond, c->event_attr_size = ev->size = SKD_EVENT_ATTR_SIZE_VER0;
+     ev->config1 = 1)
 CASE(esize_page, c->event_attr_size = ev->size = page)
 CASE(esize_page_plus1, c->event_attr_size = ev->size = page + 1)
 CASE(eptr_null, c->events_ptr = 0)
@@ -286,12 +297,15 @@ CASE(econfig_usr, ev->config |= 1ULL << 16)
 CASE(econfig_os, ev->config |= 1ULL << 17)
 CASE(econfig_pc, ev->config |= 1ULL << 19)
 CASE(econfig_int, ev->config |= 1ULL << 20)
+/* AnyThread: perfmon v3 and v4 (skylake); v5 deprecates it (SDM). */
 CASE(econfig_any, ev->config |= 1ULL << 21)
+CASE(econfig_any_v5, c->sim_model = SKD_SIM_ICELAKE; ev->config |= 1ULL << 21)
 CASE(econfig_en, ev->config |= 1ULL << 22)
 CASE(econfig_bit32, ev->config |= 1ULL << 32)
 CASE(econfig_bit63, ev->config |= 1ULL << 63)
 CASE(econfig_modifiers, ev->config |= 1ULL << 18 | 1ULL << 23 | 0xffULL << 24)
-CASE(eprecise_1, ev->precise = 1)
+CASE(eprecise_1, ev->config = BRANCHES_PEBS; ev->precise = 1)
+CASE(eprecise_not_pebs, ev->precise = 1)
 CASE(eprecise_3, ev->config = PREC_DIST; ev->precise = 3)
 CASE(eprecise_4, ev->precise = 4)
 CASE(eprecise_255, ev->precise = 255)
@@ -316,7 +330,7 @@ CASE(efreq_huge, c->sample_period = 0; ev->flags = SKD_EV_FREQ;
 CASE(sfreq_above_max, c->flags |= SKD_CFG_FREQ; c->sample_freq = max_rate + 1ULL;
      ev->flags = SKD_EV_FREQ)
 CASE(esize_field_zero, ev->size = 0)
-CASE(esize_field_larger, ev->size = SKD_EVENT_ATTR_SIZE_VER0 + 8)
+CASE(esize_field_larger, ev->size = SKD_EVENT_ATTR_SIZE_VER1 + 8)
 CASE(estride_second_size, c->event_attr_size = 48; c->nr_events = 2;
      ev->size = 48; memcpy((uint8_t *)ev + 48, ev, sizeof(*ev));
      ((struct skd_event_attr *)((uint8_t *)ev + 48))->size = 40)
@@ -393,8 +407,12 @@ static const struct {
 	  EOPNOTSUPP },
 	{ "sim:skylake, one event", snothing, 1, 0 },
 	{ "sim_model 0, the default", smodel_default, 1, 0 },
-	{ "sim_model 3, the last", smodel_last, 1, 0 },
-	{ "sim_model 4, the first unknown", smodel_first_unknown, 1, EINVAL },
+	{ "sim_model __SKD_SIM_MAX - 1, the last (hybrid: CPU 0's core type)",
+	  smodel_last, 1, 0 },
+	{ "sim_model __SKD_SIM_MAX, the first unknown", smodel_first_unknown, 1,
+	  EINVAL },
+	{ "sim:alderlake over a P-core and an E-core", smodel_hybrid_both, 1,
+	  EOPNOTSUPP },
 	{ "no events for a PMU backend", snr_zero, 1, EINVAL },
 	{ "16 events: in range, more than skylake's counters", snr_16, 1,
 	  ENOSPC },
@@ -407,13 +425,18 @@ static const struct {
 	{ "a session frequency", sfreq_session, 1, 0 },
 	{ "event_attr_size 0", esize_zero, 1, EINVAL },
 	{ "event_attr_size 39, one below version 0", esize_below_v0, 1, EINVAL },
+	{ "event_attr_size 40, version 0", esize_v0, 1, 0 },
+	{ "event_attr_size 40, config1 set beyond it", esize_v0_config1_beyond,
+	  1, 0 },
 	{ "event_attr_size 44, not a multiple of 8", esize_odd, 1, 0 },
-	{ "event_attr_size 48, zero tail", esize_larger, 1, 0 },
-	{ "event_attr_size 48, first unknown byte set", esize_first_unknown, 1,
+	{ "event_attr_size 56, zero tail", esize_larger, 1, 0 },
+	{ "event_attr_size 56, first unknown byte set", esize_first_unknown, 1,
 	  E2BIG },
-	{ "two events 48 bytes apart", estride_two, 1, 0 },
-	{ "two events 48 bytes apart, the second's tail set",
+	{ "two events 56 bytes apart", estride_two, 1, 0 },
+	{ "two events 56 bytes apart, the second's tail set",
 	  estride_second_tail, 1, E2BIG },
+	{ "config1 on an event without an extra MSR", econfig1_unused, 1,
+	  EINVAL },
 	{ "event_attr_size of a page", esize_page, 1, 0 },
 	{ "event_attr_size of a page + 1", esize_page_plus1, 1, E2BIG },
 	{ "events at NULL", eptr_null, 1, EFAULT },
@@ -432,12 +455,16 @@ static const struct {
 	{ "event config with OS (bit 17)", econfig_os, 1, EINVAL },
 	{ "event config with PC (bit 19)", econfig_pc, 1, EINVAL },
 	{ "event config with INT (bit 20)", econfig_int, 1, EINVAL },
-	{ "event config with ANY (bit 21)", econfig_any, 1, EINVAL },
+	{ "event config with ANY (bit 21), perfmon v4", econfig_any, 1, 0 },
+	{ "event config with ANY (bit 21), perfmon v5", econfig_any_v5, 1,
+	  EINVAL },
 	{ "event config with EN (bit 22)", econfig_en, 1, EINVAL },
 	{ "event config with bit 32", econfig_bit32, 1, EINVAL },
 	{ "event config with bit 63", econfig_bit63, 1, EINVAL },
 	{ "event config with edge, inv and cmask 255", econfig_modifiers, 1, 0 },
 	{ "event precise 1", eprecise_1, 1, 0 },
+	{ "event precise 1 on an event Intel lists without PEBS",
+	  eprecise_not_pebs, 1, EOPNOTSUPP },
 	{ "event precise 3 on inst_retired.prec_dist", eprecise_3, 1, 0 },
 	{ "event precise 4", eprecise_4, 1, EINVAL },
 	{ "event precise 255", eprecise_255, 1, EINVAL },
@@ -458,7 +485,7 @@ static const struct {
 	{ "session frequency max_sample_rate + 1, taken by an event",
 	  sfreq_above_max, 1, ERANGE },
 	{ "event size 0", esize_field_zero, 1, EINVAL },
-	{ "event size 48, event_attr_size 40", esize_field_larger, 1, EINVAL },
+	{ "event size 56, event_attr_size 48", esize_field_larger, 1, EINVAL },
 	{ "two events 48 bytes apart, the second's size 40",
 	  estride_second_size, 1, EINVAL },
 	{ "intel backend (no PMU here), sim fields", sintel_model, 1, ENODEV },
@@ -615,7 +642,7 @@ static uint32_t sim_max_sample_rate(void)
 	return q.max_sample_rate;
 }
 
-#define NR_PMU_CASES 20
+#define NR_PMU_CASES 26
 
 static void pmu_cases(void)
 {
@@ -639,8 +666,8 @@ static void pmu_cases(void)
 	memset(cbuf, 0, 2 * page);
 	q.size = sizeof(q) + 8;
 	cbuf[sizeof(q)] = 1;
-	check("GET_PMU size 216, first unknown byte set", pmu_at(cbuf, &q),
-	      E2BIG);
+	check("GET_PMU size of version 1 + 8, first unknown byte set",
+	      pmu_at(cbuf, &q), E2BIG);
 	cbuf[sizeof(q)] = 0;
 	q.size = page + 1;
 	check("GET_PMU size of a page + 1", pmu_at(cbuf, &q), E2BIG);
@@ -692,11 +719,12 @@ static void pmu_cases(void)
 		    out->model_name[0] &&
 		    memchr(out->model_name, 0, sizeof(out->model_name)) &&
 		    out->sim_models == all_models,
-		    "GET_PMU sim model 3, the last: usable, simulated, named, "
-		    "sim_models 0x%x (%s)", out->sim_models, ename(err));
+		    "GET_PMU sim model __SKD_SIM_MAX - 1, the last: usable, "
+		    "simulated, named, sim_models 0x%x (%s)", out->sim_models,
+		    ename(err));
 	q = pmu_q(SKD_BACKEND_SIM, __SKD_SIM_MAX);
-	check("GET_PMU sim model 4, the first unknown", pmu_at(cbuf, &q),
-	      EINVAL);
+	check("GET_PMU sim model __SKD_SIM_MAX, the first unknown",
+	      pmu_at(cbuf, &q), EINVAL);
 	q = pmu_q(SKD_BACKEND_SIM, 0xffffffff);
 	check("GET_PMU sim model 0xffffffff", pmu_at(cbuf, &q), EINVAL);
 	q = pmu_q(SKD_BACKEND_SIM, SKD_SIM_SKYLAKE);
@@ -706,6 +734,43 @@ static void pmu_cases(void)
 	q.cpu_signature = 0x50654;
 	check("GET_PMU with cpu_signature set on input", pmu_at(cbuf, &q),
 	      EINVAL);
+
+	/* Version 1: one CPU of a hybrid part, and its arch LBR words. */
+	q = pmu_q(SKD_BACKEND_SIM, SKD_SIM_SKYLAKE);
+	q.core_type = 0x40;
+	check("GET_PMU with core_type set on input", pmu_at(cbuf, &q), EINVAL);
+	q = pmu_q(SKD_BACKEND_SIM, SKD_SIM_SKYLAKE);
+	q.query = 2;
+	check("GET_PMU query bit 1, the first unknown", pmu_at(cbuf, &q),
+	      EOPNOTSUPP);
+	q = pmu_q(SKD_BACKEND_SIM, SKD_SIM_SKYLAKE);
+	q.query = SKD_PMU_QUERY_CPU;
+	q.cpu = info.nr_cpu_ids;
+	check("GET_PMU of CPU nr_cpu_ids", pmu_at(cbuf, &q), ENXIO);
+	q = pmu_q(SKD_BACKEND_SIM, SKD_SIM_ALDERLAKE);
+	q.query = SKD_PMU_QUERY_CPU;
+	q.cpu = info.nr_cpu_ids - 1;
+	err = pmu_at(cbuf, &q);
+	ktap_result(!err && out->cpu == info.nr_cpu_ids - 1 &&
+		    out->core_type == (info.nr_cpu_ids > 1 ? 0x20 : 0x40),
+		    "GET_PMU sim:alderlake of the last CPU: answers for it, "
+		    "core type 0x%x (%s)", out->core_type, ename(err));
+	q = pmu_q(SKD_BACKEND_SIM, SKD_SIM_ALDERLAKE);
+	err = pmu_at(cbuf, &q);
+	ktap_result(!err && out->cpu == 0 && out->core_type == 0x40 &&
+		    (out->flags & SKD_PMU_HYBRID),
+		    "GET_PMU sim:alderlake without a CPU: CPU 0, a P-core, "
+		    "hybrid (%s)", ename(err));
+	/* core_type would be 0x40 here: a version-0 caller gets none of it. */
+	memset(cbuf, 0xa5, 2 * page);
+	q = pmu_q(SKD_BACKEND_SIM, SKD_SIM_ALDERLAKE);
+	q.size = SKD_PMU_INFO_SIZE_VER0;
+	err = pmu_at(cbuf, &q);
+	ktap_result(!err && out->size == SKD_PMU_INFO_SIZE_VER0 &&
+		    tail_is(cbuf, SKD_PMU_INFO_SIZE_VER0, sizeof(q), 0) &&
+		    tail_is(cbuf, sizeof(q), page, 0xa5),
+		    "GET_PMU of a version-0 caller: writes its %d bytes only (%s)",
+		    SKD_PMU_INFO_SIZE_VER0, ename(err));
 	{
 		int fd = fresh_fd();
 

@@ -148,6 +148,28 @@ sim_check() {  # TEST NAME
     echo x >"$SIM_DEBUGFS/violations"
 }
 
+# A test ends with nothing of the device model held: every session and
+# query gave its module reference back. Else a failing result, with the
+# processes that still hold the device open.
+sim_refs_check() {  # TEST NAME
+    [ -r /sys/module/skidless_sim/refcnt ] || return 0
+    i=0
+    while [ "$(cat /sys/module/skidless_sim/refcnt)" != 0 ] && [ $i -lt 20 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    n=$(cat /sys/module/skidless_sim/refcnt)
+    [ "$n" = 0 ] && return 0
+    tap "# skd-test: sim-refs:$1"
+    tap "1..1"
+    tap "not ok 1 $n references to skidless_sim left after $1"
+    for p in /proc/[0-9]*; do
+        ls -l "$p/fd" 2>/dev/null | grep -q skidless &&
+            echo "${p#/proc/} $(cat "$p/comm" 2>/dev/null) holds /dev/skidless"
+    done | comment
+    tap "# skd-test-exit: sim-refs:$1 rc=0"
+}
+
 sim_report() {
     [ -e "$SKD_SIM_KO" ] || return 0
     tap "# skd-test: sim-rules"
@@ -185,6 +207,7 @@ run_test_line() {
     tap "# skd-test-time: $name $(awk -v a="$t0" '{ printf "%.1f", $1 - a }' /proc/uptime) s"
     tap "# skd-test-exit: $name rc=$RC"
     sim_check "$(echo "$name $*" | tr ' ' ':' | sed 's/:*$//')"
+    sim_refs_check "$(echo "$name $*" | tr ' ' ':' | sed 's/:*$//')"
 }
 
 run_tests() {

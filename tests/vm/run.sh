@@ -3,7 +3,7 @@
 # skidless tests inside it and check the results.
 #
 #   tests/vm/run.sh [--ko skidless.ko] [--sim-ko skidless_sim.ko]
-#                   [--bin DIR] [--tests LIST] [--out DIR]
+#                   [--test-ko FILE.ko]... [--bin DIR] [--tests LIST] [--out DIR]
 #                   [--kernel VMLINUZ] [--timeout SECS] [--smp N] [--mem SIZE]
 #                   [--append "KERNEL ARGS"] [--mode tests|demo] [--demo CMD]
 #                   [--no-pvh]
@@ -14,7 +14,8 @@
 # the shared libraries of ELF files), --ko as /skd/skidless.ko (insmod'ed
 # first, rmmod'ed last), --sim-ko as /skd/skidless_sim.ko (loaded after it,
 # unloaded before it; then the device model's violation log is checked
-# after every test, and its sum is one result of its own).  LIST has one test per line,
+# after every test, and its sum is one result of its own), each --test-ko
+# in /skd/test-modules/ (for the tests to load).  LIST has one test per line,
 # "NAME [TIMEOUT_SECS] [ARGS...]": NAME is a program in --bin, run in /tmp;
 # default limit 120 s, 0 = none; # starts a comment line.  Exit code 4 =
 # skipped, 124 = timed out.  Without --tests the guest only boots (and
@@ -35,6 +36,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TAP_SUMMARY=$HERE/../tap_summary.sh
 
+TEST_KOS=()
 KERNEL='' KO='' SIM_KO='' BIN='' TESTS='' OUT='' TIMEOUT=900 SMP=2 MEM=1G APPEND=''
 MODE=tests DEMO='' NO_PVH=''
 BOOT_IMAGE='' QEMU_PID='' WORK='' WORK_TREE='' VM_SECS=0 QEMU_RC=0
@@ -76,6 +78,7 @@ parse_args() {
             --kernel) KERNEL=$val ;;
             --ko) KO=$val ;;
             --sim-ko) SIM_KO=$val ;;
+            --test-ko) TEST_KOS+=("$val") ;;
             --bin) BIN=$val ;;
             --tests) TESTS=$val ;;
             --out) OUT=$val ;;
@@ -108,6 +111,10 @@ check_args() {
     [[ $SMP =~ ^[1-9][0-9]*$ ]] || die "--smp wants a CPU count, got '$SMP'"
     [ -z "$KO" ] || [ -f "$KO" ] || die "--ko $KO: no such file (build the module first)"
     [ -z "$SIM_KO" ] || [ -f "$SIM_KO" ] || die "--sim-ko $SIM_KO: no such file (make module SIM=1)"
+    local ko
+    for ko in "${TEST_KOS[@]}"; do
+        [ -f "$ko" ] || die "--test-ko $ko: no such file (make module SIM=1)"
+    done
     [ -z "$BIN" ] || [ -d "$BIN" ] || die "--bin $BIN: not a directory"
     case "$MODE" in
         tests) [ -z "$TESTS" ] || [ -r "$TESTS" ] || die "--tests $TESTS: cannot read" ;;
@@ -174,6 +181,8 @@ build_initramfs() {
     echo "$MODE" >"$tree/skd/mode"
     [ -z "$KO" ] || cp "$KO" "$tree/skd/skidless.ko"
     [ -z "$SIM_KO" ] || cp "$SIM_KO" "$tree/skd/skidless_sim.ko"
+    mkdir -p "$tree/skd/test-modules"
+    [ ${#TEST_KOS[@]} = 0 ] || cp "${TEST_KOS[@]}" "$tree/skd/test-modules/"
     [ -z "$TESTS" ] || tr -d '\r' <"$TESTS" >"$tree/skd/tests.list"
     [ "$MODE" != demo ] || printf '%s\n' "$DEMO" >"$tree/skd/demo.cmd"
     if [ -n "$BIN" ]; then

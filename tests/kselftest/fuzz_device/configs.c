@@ -84,6 +84,13 @@ static void sim_base(struct skd_config *c)
 	good_timer(c);
 	c->backend = SKD_BACKEND_SIM;
 	c->sim_model = sim_model_arg ? sim_model_arg : below(__SKD_SIM_MAX);
+	/* A hybrid model's session takes one core type: CPU 0's. */
+	if (c->sim_model == SKD_SIM_ALDERLAKE) {
+		memset(mask_buf, 0, 8);
+		mask_buf[0] = 1;
+		c->cpumask_bytes = 8;
+		c->cpumask_ptr = (uintptr_t)mask_buf;
+	}
 }
 
 static void good_sim(struct skd_config *c)

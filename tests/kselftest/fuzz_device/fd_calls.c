@@ -10,7 +10,8 @@ static const int E_INFO[] = { EFAULT, EINVAL, E2BIG, 0 };
 static const int E_START[] = { EBADFD, EALREADY, EBUSY, EINVAL, 0 };
 static const int E_STOP[] = { EBADFD, EALREADY, EINVAL, 0 };
 static const int E_STATS[] = { EFAULT, EINVAL, E2BIG, EBADFD, 0 };
-static const int E_PMU[] = { EFAULT, EINVAL, E2BIG, 0 };
+/* ENODEV: no sim module; ENXIO: no such CPU; EOPNOTSUPP: unknown query. */
+static const int E_PMU[] = { EFAULT, EINVAL, E2BIG, ENXIO, EOPNOTSUPP, 0 };
 static const int E_NOTTY[] = { ENOTTY, 0 };
 static const int E_VFS[] = { ENOTTY, EFAULT, EINVAL, 0 };
 static const int E_EPOLL[] = { EEXIST, ENOENT, EPERM, EINVAL, 0 };
@@ -71,10 +72,25 @@ void op_pmu(void)
 		q.flags = 1U << below(32);
 	if (chance(30))
 		q.cpu_signature = (uint32_t)rnd() | 1;
+	/* Version 1: one CPU asked about, and output-only words. */
+	if (chance(200))
+		q.query = chance(700) ? SKD_PMU_QUERY_CPU : 1U << below(32);
+	if (q.query & SKD_PMU_QUERY_CPU)
+		q.cpu = chance(800) ? below(nr_cpus) :
+			chance(500) ? nr_cpus : (uint32_t)rnd();
+	if (chance(30))
+		q.core_type = 0x20;
+	if (chance(30))
+		q.arch_lbr_ecx = 1U << below(32);
+	/* What lies past the caller's size is not read: zero for the module. */
+	if (usize >= SKD_PMU_INFO_SIZE_VER0 && usize < sizeof(q))
+		memset((uint8_t *)&q + usize, 0, sizeof(q) - usize);
 	p = place(&q, sizeof(q), usize <= page ? usize : 0, true);
 	ptr = chance(50) ? fuzz_ptr(usize) : (uintptr_t)p;
 	good = usize >= SKD_PMU_INFO_SIZE_VER0 && usize <= page &&
-	       !q.flags && !q.cpu_signature &&
+	       !q.flags && !q.cpu_signature && !q.core_type &&
+	       !q.arch_lbr_ecx && !(q.query & ~SKD_PMU_QUERY_CPU) &&
+	       (!q.query || q.cpu < nr_cpus) &&
 	       ((q.backend == SKD_BACKEND_INTEL && !q.sim_model) ||
 		(q.backend == SKD_BACKEND_SIM && q.sim_model < __SKD_SIM_MAX));
 	r = ioctl(fd, SKD_IOC_GET_PMU, (void *)(uintptr_t)ptr);
