@@ -396,7 +396,7 @@ static int restrict_pebs(struct planner *p, unsigned int i)
 	const char *sfx = precise_suffix[ev->precise];
 	struct ev_caps *ec = &p->ec[i];
 	char name[NAME_LEN], where[80];
-	u16 pebs, pdist, exact, data_la;
+	u16 pebs, pdist, exact, data_la, listed;
 
 	if (!ev->precise)
 		return 0;
@@ -418,21 +418,30 @@ static int restrict_pebs(struct planner *p, unsigned int i)
 			    event_name(p, i, name), sfx, caps->pebs_fmt);
 
 	pebs_slots(p, ec, &pebs, &pdist, &exact, &data_la);
+	listed = pebs;
 	/*
 	 * GP 0-3 and no fixed counter: these parts predate extended PEBS,
 	 * and IA32_PEBS_ENABLE bits 32-35 are their load-latency enables.
 	 */
 	if (caps->cpu && (caps->cpu->flags & SKD_MODEL_PEBS_GP0_3))
 		pebs &= 0x00f;
+	/*
+	 * Fixed counters have IA32_PEBS_ENABLE bits only with PEBS_BASELINE
+	 * (IA32_PERF_CAPABILITIES[14]); Linux takes fixed counters as PEBS
+	 * counters only then (ds.c intel_ds_init(): PMU_FL_PEBS_ALL).
+	 */
+	if (!p->adaptive)
+		pebs &= SKD_SLOTS_GP;
 	if (!(ec->slots & pebs)) {
-		if (!pebs)
+		if (!listed)
 			return fail(p, -EOPNOTSUPP,
 				    "`%s%s`: Intel's list for %s gives this event no PEBS; sample it without p",
 				    event_name(p, i, name), sfx, p->cpu);
 		return fail(p, -EOPNOTSUPP,
 			    "`%s%s`: PEBS records it only on %s, which %s cannot give it",
 			    event_name(p, i, name), sfx,
-			    describe_slots(pebs, where, sizeof(where)), p->cpu);
+			    describe_slots(pebs ? pebs : listed, where,
+					   sizeof(where)), p->cpu);
 	}
 	ec->slots &= pebs;
 	if (ev->precise == 3) {

@@ -16,6 +16,7 @@
  *	bits 2:0  PEBS format (0, 6 and 7 are not ones skidless decodes)
  *	bit 3     adaptive PEBS (PERF_CAPABILITIES.PEBS_BASELINE)
  *	bit 4     LBR group entries have the arch LBR INFO layout
+ *	bits 7:5  CPUID.1CH:ECX[2:0], the arch LBR INFO fields enumerated
  */
 static uint64_t sink;
 
@@ -54,6 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t cfg = fuzz_take(&data, &size, 1);
 	uint32_t fmt = cfg & 7, nr, i;
 	bool baseline = cfg & 8, arch = cfg & 16;
+	uint32_t ecx = (uint32_t)(cfg >> 5) & 7;
 	uint32_t at, avail;
 	int n, m;
 
@@ -81,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			sink += full.gprs[SKD_GPR_IP] + full.gprs[SKD_GPR_R15];
 		/* As emit_record() does with a record's LBR group. */
 		nr = rec.nr_lbr < SKD_MAX_LBR ? rec.nr_lbr : SKD_MAX_LBR;
-		skd_lbr_decode_record(rec.lbr, nr, arch, br);
+		skd_lbr_decode_record(rec.lbr, nr, arch, ecx, br);
 		for (i = 0; i < nr; i++)
 			sink += br[i].from ^ br[i].to ^ br[i].info;
 	}

@@ -20,7 +20,8 @@
 # its target: the input is copied to
 # tests/fuzz/regressions/TARGET/crash-SHA1, where it stays as a regression
 # input (commit it with the fix), and the report's head goes into the TAP
-# as comments. Exits 1 if any target failed.
+# as comments. A target that does not build fails too, and only it. Exits
+# 1 if any target failed.
 #
 # To reproduce one: build/fuzz/fuzz_TARGET tests/fuzz/regressions/TARGET/crash-SHA1
 # (logs of the last run are in build/fuzz/logs/).
@@ -77,14 +78,21 @@ report_head() {
 	}' "$1"
 }
 
-if ! make -s -C "$TOP/tests/fuzz" -j"$JOBS" > "$FUZZ/logs/build.log" 2>&1; then
-	tap "not ok - fuzz targets build (clang, libFuzzer, ASan, UBSan)"
+if ! make -s -C "$TOP/tests/fuzz" -j"$JOBS" seeds > "$FUZZ/logs/build.log" 2>&1; then
+	tap "not ok - fuzz seeds build"
 	while IFS= read -r l; do
 		tap "$l"
 	done < <(sed -n '1,30s/^/#   /p' "$FUZZ/logs/build.log")
 	tap "# fuzz: 0 runs in total"
 	exit 1
 fi
+# Each target on its own: one that does not build fails alone, and the
+# others still run (logs/T.build.log).
+broken=" "
+for t in "${ITEMS[@]}"; do
+	make -s -C "$TOP/tests/fuzz" -j"$JOBS" "$t" \
+		> "$FUZZ/logs/$t.build.log" 2>&1 || broken+="$t "
+done
 
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 # Reports name functions and lines only through llvm-symbolizer.
@@ -173,6 +181,14 @@ fuzz_one() {
 
 	: > "$out"
 	echo 0 > "$FUZZ/logs/$t.runs"
+	if [[ $broken == *" $t "* ]]; then
+		{
+			echo "not ok - fuzz $t: does not build (clang, libFuzzer," \
+				"ASan, UBSan; log: build/fuzz/logs/$t.build.log)"
+			sed -n '1,30s/^/#   /p' "$FUZZ/logs/$t.build.log"
+		} >> "$out"
+		return
+	fi
 	if ! replay "$t" "$out"; then
 		echo "not ok - fuzz $t: not run, a regression input crashes" >> "$out"
 		return

@@ -297,8 +297,11 @@ static void pebs_seeds(void)
 	pebs_fixed(3, 25);
 	for (i = 0; i < sizeof(cfgs) / sizeof(cfgs[0]); i++) {
 		b->n = 0;
-		/* Format 4, or 5 with arch LBR entries. */
-		put_le(b, i & 1 ? 8 | 4 : 8 | 5 | 16, 1);
+		/*
+		 * Format 4, or 5 with arch LBR entries whose INFO fields
+		 * CPUID.1CH:ECX enumerates (bits 7:5): all, or only cycles.
+		 */
+		put_le(b, i & 1 ? 8 | 4 : 8 | 5 | 16 | (i & 2 ? 0xe0 : 0x40), 1);
 		put_adaptive(b, cfgs[i]);
 		put_adaptive(b, cfgs[i]);
 		snprintf(name, sizeof(name), "adaptive-%llx",
@@ -321,9 +324,11 @@ static void lbr_seeds(void)
 	char name[32];
 	unsigned int fmt, i;
 
+	/* Format, then CPUID.1CH:ECX for the arch decode: each of 0-7. */
 	for (fmt = 0; fmt <= 8; fmt++) {
 		b.n = 0;
-		put_le(&b, fmt | (fmt == 8 ? 0x30 : 0), 1);
+		put_le(&b, fmt, 1);
+		put_le(&b, fmt == 8 ? 0xffffffff : fmt & 7, 4);
 		for (i = 0; i < 4; i++) {
 			put_le(&b, addrs[i & 1] | (i & 2 ? 1ULL << 63 : 0), 8);
 			put_le(&b, addrs[!(i & 1)] | ((uint64_t)i << 48), 8);
@@ -446,14 +451,19 @@ static const struct {
 	{ 0, "0,1023\n" },
 };
 
-/* fuzz_plan.c: PMU and options, branch_sample, default period, events. */
+/*
+ * fuzz_plan.c: PMU and options, branch_sample, exclude flags and PMU
+ * knob, default period, events.
+ */
 static void plan_seed(const char *name, unsigned int opts, uint32_t branches,
-		      const struct skd_event_attr *ev, unsigned int nr)
+		      unsigned int knob, const struct skd_event_attr *ev,
+		      unsigned int nr)
 {
 	struct buf b = { .n = 0 };
 
 	put_le(&b, opts, 1);
 	put_le(&b, branches, 2);
+	put_le(&b, knob, 1);
 	put_le(&b, opts & 0x80 ? 4000 : 100003, 8);
 	put(&b, ev, nr * sizeof(*ev));
 	save_buf("plan", name, &b);
@@ -472,25 +482,74 @@ static void plan_seeds(void)
 	}, prec_dist = {
 		.config = 0x01c0, .precise = 3, .flags = SKD_EV_FREQ,
 		.sample_freq = 1000,
+	}, skl_ocr = {
+		/* OFFCORE_RESPONSE.DEMAND_DATA_RD.ANY_RESPONSE */
+		.config = 0x01b7, .config1 = 0x10001,
+	}, skl_ocr_rfo = {
+		.config = 0x01b7, .config1 = 0x10002,
+	}, glc_ocr = {
+		.config = 0x012a, .config1 = 0x10001,
+	}, dsb_miss = {
+		/* FRONTEND_RETIRED.DSB_MISS */
+		.config = 0x01c6, .precise = 1, .config1 = 0x11,
+	}, grt_ldlat = {
+		.config = 0x05d0, .precise = 1, .ldlat = 30,
+	}, br_cond_p = {
+		.config = 0x01c4, .precise = 1,
 	};
-	struct skd_event_attr set[4];
+	struct skd_event_attr set[5];
 
 	set[0] = cycles_pp;
 	set[1] = instructions;
-	plan_seed("skylake-any", 0, SKD_BRANCH_ANY | SKD_BRANCH_USER, set, 2);
+	plan_seed("skylake-any", 0, SKD_BRANCH_ANY | SKD_BRANCH_USER, 0,
+		  set, 2);
 	set[0] = l3_miss;
 	set[1] = ldlat;
 	set[2] = prec_dist;
-	plan_seed("icelake-mem", 1, 0, set, 3);
+	plan_seed("icelake-mem", 1, 0, 0, set, 3);
 	set[0] = cycles_pp;
-	plan_seed("spr-callstack", 2 | 0x40, SKD_BRANCH_CALL_STACK, set, 3);
+	plan_seed("spr-callstack", 2 | 0x40, SKD_BRANCH_CALL_STACK, 0, set, 3);
 	set[0] = cycles_pp;
-	plan_seed("ivb-freq", 3 | 0x80, SKD_BRANCH_ANY_CALL, set, 1);
+	plan_seed("ivb-freq", 3 | 0x80, SKD_BRANCH_ANY_CALL, 0, set, 1);
 	set[0] = cycles_pp;
 	set[1] = instructions;
 	set[2] = l3_miss;
 	set[3] = prec_dist;
-	plan_seed("skylake-pti", 5, 0, set, 4);
+	plan_seed("skylake-pti", 5, 0, 0, set, 4);
+	/* Session-wide exclude_kernel, -j k: refused. */
+	plan_seed("skylake-exclk", 0, SKD_BRANCH_KERNEL, SKD_EV_EXCLUDE_KERNEL,
+		  set, 2);
+	set[0] = skl_ocr;
+	set[1] = skl_ocr_rfo;
+	set[2] = dsb_miss;
+	plan_seed("skylake-extra", 0, 0, 0, set, 3);
+	plan_seed("skylake-tfa", 10, 0, 0, set, 2);
+	set[0] = br_cond_p;
+	set[1] = br_cond_p;
+	set[2] = br_cond_p;
+	set[3] = br_cond_p;
+	set[4] = l3_miss;
+	plan_seed("skylake-htoff", 11, 0, 0, set, 5);
+	set[0] = ldlat;
+	set[1] = glc_ocr;
+	plan_seed("adl-p-ldlat", 12, SKD_BRANCH_ANY, SKD_EV_EXCLUDE_USER,
+		  set, 1);
+	plan_seed("spr-ocr", 2, 0, 0x70, set + 1, 1);
+	set[0] = grt_ldlat;
+	set[1] = cycles_pp;
+	plan_seed("adl-e-ldlat", 13, SKD_BRANCH_CALL_STACK, 0, set, 2);
+	set[0] = cycles_pp;
+	plan_seed("spr-ebx", 15, SKD_BRANCH_CALL_STACK, 0x50, set, 1);
+	/* One seed per Intel list (fuzz_plan.c picks 18 and up). */
+	set[0] = cycles_pp;
+	set[1] = instructions;
+	set[2] = l3_miss;
+	for (unsigned int i = 0; i < 12; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "list%u", i);
+		plan_seed(name, 18 + i, SKD_BRANCH_ANY, 0, set, 3);
+	}
 }
 
 int main(int argc, char **argv)

@@ -1,6 +1,6 @@
 # The Intel PEBS and LBR decoders (kmod/intel/pebs.c, lbr_decode.c), pure
-# module code built here through $(TOP)/kmod/host/kernel_shim.h and fed records laid out
-# from the SDM's tables (Vol. 3B, PEBS record formats and LBR formats).
+# module code built here through $(TOP)/kmod/host/kernel_shim.h and fed
+# records laid out from the SDM's PEBS record and LBR layouts.
 
 INTEL_SRC := $(TOP)/kmod/intel
 

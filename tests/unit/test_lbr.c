@@ -2,13 +2,19 @@
 /*
  * Host tests of the LBR decoder, kmod/intel/lbr_decode.c.
  *
- * Raw FROM/TO/INFO values are composed here from the format table of
- * ../shared/ref/pmu-intel.md 5.1 and the decoding summary of 5.5 (bit
- * positions written out below as RAW_*), and the expected entries from the
- * SKD_BR_INFO_* layout of uapi/skidless.h. Addresses are a kernel one
- * (negative, so every sign-extension bit is 1) and a user one (every such
- * bit 0); a decoder that masks instead of sign-extending, or extends from
- * the wrong bit, gets one of the two wrong.
+ * Raw FROM/TO/INFO values are composed here from the bit positions the
+ * Intel SDM gives (Vol. 3B, "Last Branch Records": the LBR record formats
+ * of IA32_PERF_CAPABILITIES[5:0], MSR_LBR_INFO_x, and for architectural
+ * LBR IA32_LBR_x_INFO with the fields CPUID leaf 1CH:ECX enumerates;
+ * Linux decodes the same layouts in arch/x86/events/intel/lbr.c,
+ * intel_pmu_lbr_read_64() and intel_pmu_arch_lbr_read()), written out
+ * below as RAW_*, and the expected entries from the SKD_BR_INFO_* layout
+ * of uapi/skidless.h. Addresses are a kernel one (negative, so every
+ * sign-extension bit is 1) and a user one (every such bit 0); a decoder
+ * that masks instead of sign-extending, or extends from the wrong bit,
+ * gets one of the two wrong.
+ *
+ * Tables of cases are one test each, and say how many cases they ran.
  */
 #include <inttypes.h>
 #include <setjmp.h>
@@ -25,7 +31,7 @@
 
 #include "lbr.h"
 
-/* Reference bit positions (5.1, 5.5). */
+/* SDM bit positions of the raw values. */
 #define RAW_MISPRED	(1ULL << 63)	/* FROM fmt 3/4/6; INFO fmt 5/7/arch */
 #define RAW_IN_TX	(1ULL << 62)	/* FROM fmt 4; INFO fmt 5/arch */
 #define RAW_ABORT	(1ULL << 61)	/* FROM fmt 4; INFO fmt 5/arch */
@@ -231,14 +237,26 @@ static void test_unknown_format(void **state)
 	}
 }
 
-static uint64_t arch_want(uint64_t info, bool cycles_ok, bool type_ok)
-{
-	uint64_t w = flags_of(info & RAW_MISPRED, info & RAW_IN_TX,
-			      info & RAW_ABORT);
+/*
+ * CPUID.1CH:ECX, the IA32_LBR_x_INFO fields an architectural LBR fills
+ * (SDM: bit 0 MISPRED, bit 1 timed LBRs: CYC_CNT and CYC_CNT_VALID, bit 2
+ * BR_TYPE). A field the CPU does not enumerate holds nothing meaningful
+ * and must not be reported.
+ */
+#define ECX_MISPRED	0x1
+#define ECX_CYCLES	0x2
+#define ECX_TYPE	0x4
+#define ECX_ALL		0x7
 
-	if (cycles_ok && (info & RAW_CYC_VALID))
+/* The entry an arch LBR INFO value gives with the fields @ecx enumerates. */
+static uint64_t arch_want(uint64_t info, uint32_t ecx)
+{
+	uint64_t w = flags_of((ecx & ECX_MISPRED) && (info & RAW_MISPRED),
+			      info & RAW_IN_TX, info & RAW_ABORT);
+
+	if ((ecx & ECX_CYCLES) && (info & RAW_CYC_VALID))
 		w |= SKD_BR_INFO_CYC_VALID | (info & 0xffff);
-	if (type_ok)
+	if (ecx & ECX_TYPE)
 		w |= SKD_BR_INFO_TYPE_VALID |
 		     ((uint64_t)((info >> 56) & 0xf) << SKD_BR_INFO_TYPE_SHIFT);
 	return w;
@@ -246,7 +264,10 @@ static uint64_t arch_want(uint64_t info, bool cycles_ok, bool type_ok)
 
 /*
  * Arch LBR: every flag combination, CYC_CNT_VALID set and clear, every
- * branch type, with timed LBR and the type field supported or not.
+ * branch type, reserved bits 55:16 set and clear, under each of the eight
+ * CPUID.1CH:ECX values. The expected entry is built inline, field by
+ * field, and must also be what arch_want() (used by the record tests)
+ * says.
  */
 static void test_arch(void **state)
 {
@@ -254,9 +275,7 @@ static void test_arch(void **state)
 	unsigned int n = 0;
 
 	(void)state;
-	for (int ok = 0; ok < 4; ok++) {
-		bool cycles_ok = ok & 1, type_ok = ok & 2;
-
+	for (uint32_t ecx = 0; ecx < 8; ecx++) {
 		for (int f = 0; f < 32; f++)
 			for (uint64_t type = 0; type < 16; type++)
 				for (size_t c = 0; c < NCYC; c++) {
@@ -270,38 +289,78 @@ static void test_arch(void **state)
 						(f & 16 ? 0x00ffffffffff0000ULL : 0);
 					uint64_t from = addrs[(f + c) % NADDR];
 					uint64_t to = addrs[(type + c) % NADDR];
-					uint64_t want = flags_of(m, t, a);
+					uint64_t want = flags_of(m && (ecx & 1),
+								 t, a);
 
-					if (cycles_ok && cv)
+					if ((ecx & 2) && cv)
 						want |= SKD_BR_INFO_CYC_VALID |
 							cycles[c];
-					if (type_ok)
+					if (ecx & 4)
 						want |= SKD_BR_INFO_TYPE_VALID |
 							(type << SKD_BR_INFO_TYPE_SHIFT);
-					skd_lbr_decode_arch(from, to, info, cycles_ok,
-							    type_ok, &e);
+					skd_lbr_decode_arch(from, to, info, ecx,
+							    &e);
 					expect(&e, from, to, want);
 					assert_int_equal(want,
-							 arch_want(info, cycles_ok, type_ok));
+							 arch_want(info, ecx));
 					n++;
 				}
 	}
-	assert_int_equal(n, 4 * 32 * 16 * NCYC);
+	assert_int_equal(n, 8 * 32 * 16 * NCYC);
+	print_message("# %u cases\n", n);
 }
 
-/* Spot values: a mispredicted near return (5) after 0x2a cycles. */
-static void test_arch_spot(void **state)
+/*
+ * Each INFO field is reported only with its own ECX bit. Two INFO values
+ * carry every field: a mispredicted near return (type 5) with a valid
+ * cycle count of 0x2a, and the same with CYC_CNT_VALID clear. The
+ * expected entries are written out by hand from the SKD_BR_INFO_*
+ * positions: MISPRED 63, IN_TX 62, ABORT 61, CYC_VALID 60, type 59:56,
+ * TYPE_VALID 55, cycles 15:0.
+ */
+static const struct {
+	uint32_t ecx;
+	uint64_t info;
+	uint64_t want;
+} arch_fields[] = {
+	/* INFO 0x950000000000002a: MISPRED, CYC_VALID, type 5, 0x2a */
+	{ 0x0, 0x950000000000002aULL, 0x0000000000000000ULL },
+	{ 0x1, 0x950000000000002aULL, 0x8000000000000000ULL },
+	{ 0x2, 0x950000000000002aULL, 0x100000000000002aULL },
+	{ 0x4, 0x950000000000002aULL, 0x0580000000000000ULL },
+	{ 0x3, 0x950000000000002aULL, 0x900000000000002aULL },
+	{ 0x5, 0x950000000000002aULL, 0x8580000000000000ULL },
+	{ 0x6, 0x950000000000002aULL, 0x158000000000002aULL },
+	{ 0x7, 0x950000000000002aULL, 0x958000000000002aULL },
+	/* INFO 0x850000000000002a: CYC_VALID clear, no cycles whatever ECX */
+	{ 0x2, 0x850000000000002aULL, 0x0000000000000000ULL },
+	{ 0x7, 0x850000000000002aULL, 0x8580000000000000ULL },
+	/* IN_TX and ABORT (62, 61) have no ECX bit: always reported */
+	{ 0x0, 0x6000000000000000ULL, 0x6000000000000000ULL },
+	{ 0x7, 0x6000000000000000ULL, 0x6080000000000000ULL },
+	/* type 0 (JCC) is a type: TYPE_VALID with a zero field */
+	{ 0x4, 0x0000000000000000ULL, 0x0080000000000000ULL },
+	{ 0x3, 0x0000000000000000ULL, 0x0000000000000000ULL },
+	/* ECX bits above 2 enumerate nothing the decoder knows */
+	{ 0xfffffff8U, 0x950000000000002aULL, 0x0000000000000000ULL },
+	{ 0xffffffffU, 0x950000000000002aULL, 0x958000000000002aULL },
+};
+
+static void test_arch_ecx_fields(void **state)
 {
 	struct skd_branch_entry e;
+	size_t i;
 
 	(void)state;
-	skd_lbr_decode_arch(KADDR, UADDR, 0x950000000000002aULL, true, true, &e);
-	expect(&e, KADDR, UADDR, 0x9000000000000000ULL | (5ULL << 56) |
-	       (1ULL << 55) | 0x2a);
-	skd_lbr_decode_arch(KADDR, UADDR, 0x950000000000002aULL, false, false, &e);
-	expect(&e, KADDR, UADDR, 1ULL << 63);
-	skd_lbr_decode_arch(UADDR, KADDR, 0, true, true, &e);
-	expect(&e, UADDR, KADDR, 1ULL << 55);
+	for (i = 0; i < ARRAY_SIZE(arch_fields); i++) {
+		skd_lbr_decode_arch(KADDR, UADDR, arch_fields[i].info,
+				    arch_fields[i].ecx, &e);
+		if (e.info != arch_fields[i].want)
+			print_error("case %zu: ECX %#x INFO %#" PRIx64 "\n", i,
+				    arch_fields[i].ecx, arch_fields[i].info);
+		expect(&e, KADDR, UADDR, arch_fields[i].want);
+	}
+	print_message("# %zu cases\n", i);
 }
 
 /* ------------------------------------------------------------------ */
@@ -352,10 +411,17 @@ static uint64_t grp_info(unsigned int i)
 	       RAW_TYPE((i * 7) & 15) | (0x100 + i);
 }
 
+/*
+ * Groups of 1 to 64 entries ending at the guard page, decoded as legacy
+ * LBR_INFO (format 5) and as arch LBR under every CPUID.1CH:ECX value.
+ * The legacy layout has all its fields whatever ECX says: the ECX
+ * argument must not reach it.
+ */
 static void test_record_groups(void **state)
 {
 	static const uint32_t counts[] = { 1, 8, 32, 64 };
 	struct skd_branch_entry out[65];
+	unsigned int n = 0;
 
 	(void)state;
 	for (size_t k = 0; k < ARRAY_SIZE(counts); k++) {
@@ -368,26 +434,64 @@ static void test_record_groups(void **state)
 			put64(raw, 24 * i + 8, grp_to(i));
 			put64(raw, 24 * i + 16, grp_info(i));
 		}
-		for (int arch = 0; arch < 2; arch++) {
-			memset(out, 0x77, sizeof(out));
-			skd_lbr_decode_record(raw, nr, arch, out);
-			for (uint32_t i = 0; i < nr; i++) {
-				uint64_t info = grp_info(i), want;
+		for (int arch = 0; arch < 2; arch++)
+			for (uint32_t ecx = 0; ecx < 8; ecx++) {
+				memset(out, 0x77, sizeof(out));
+				skd_lbr_decode_record(raw, nr, arch, ecx, out);
+				for (uint32_t i = 0; i < nr; i++) {
+					uint64_t info = grp_info(i), want;
 
-				if (arch)
-					want = arch_want(info, true, true);
-				else	/* LBR_INFO of format 5 */
-					want = flags_of(info & RAW_MISPRED,
-							info & RAW_IN_TX,
-							info & RAW_ABORT) |
-					       SKD_BR_INFO_CYC_VALID | (0x100 + i);
-				expect(&out[i], grp_from(i), grp_to(i), want);
+					if (arch)
+						want = arch_want(info, ecx);
+					else	/* LBR_INFO of format 5 */
+						want = flags_of(info & RAW_MISPRED,
+								info & RAW_IN_TX,
+								info & RAW_ABORT) |
+						       SKD_BR_INFO_CYC_VALID |
+						       (0x100 + i);
+					expect(&out[i], grp_from(i), grp_to(i),
+					       want);
+				}
+				/* Nothing written past the last entry. */
+				assert_int_equal(out[nr].from,
+						 0x7777777777777777ULL);
+				assert_int_equal(out[nr].info,
+						 0x7777777777777777ULL);
+				n++;
 			}
-			/* Nothing written past the last entry. */
-			assert_int_equal(out[nr].from, 0x7777777777777777ULL);
-			assert_int_equal(out[nr].info, 0x7777777777777777ULL);
-		}
 	}
+	print_message("# %u cases\n", n);
+}
+
+/*
+ * The hand-written cases of test_arch_ecx_fields, through the arch path
+ * of a PEBS record's LBR group: one entry per case, each group decoded
+ * with that case's ECX.
+ */
+static void test_record_ecx_fields(void **state)
+{
+	struct skd_branch_entry out[2];
+	uint8_t *raw = g_map + g_len - 48;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(arch_fields); i++) {
+		put64(raw, 0, UADDR);
+		put64(raw, 8, KADDR);
+		put64(raw, 16, arch_fields[i].info);
+		/* A second entry whose INFO has every bit set. */
+		put64(raw, 24, KADDR2);
+		put64(raw, 32, UADDR2);
+		put64(raw, 40, ~0ULL);
+		skd_lbr_decode_record(raw, 2, true, arch_fields[i].ecx, out);
+		if (out[0].info != arch_fields[i].want)
+			print_error("case %zu: ECX %#x INFO %#" PRIx64 "\n", i,
+				    arch_fields[i].ecx, arch_fields[i].info);
+		expect(&out[0], UADDR, KADDR, arch_fields[i].want);
+		expect(&out[1], KADDR2, UADDR2,
+		       arch_want(~0ULL, arch_fields[i].ecx));
+	}
+	print_message("# %zu cases\n", i);
 }
 
 /* No entries: nothing read (pointer at the guard), nothing written. */
@@ -396,8 +500,8 @@ static void test_record_empty(void **state)
 	struct skd_branch_entry out = { 1, 2, 3 };
 
 	(void)state;
-	skd_lbr_decode_record(g_map + g_len, 0, true, &out);
-	skd_lbr_decode_record(g_map + g_len, 0, false, &out);
+	skd_lbr_decode_record(g_map + g_len, 0, true, ECX_ALL, &out);
+	skd_lbr_decode_record(g_map + g_len, 0, false, 0, &out);
 	expect(&out, 1, 2, 3);
 }
 
@@ -419,18 +523,22 @@ static void test_record_unaligned(void **state)
 		put64(raw, 24, UADDR);
 		put64(raw, 32, KADDR);
 		put64(raw, 40, RAW_ABORT | RAW_CYC_VALID | RAW_TYPE(4) | 9);
-		skd_lbr_decode_record(raw, 2, false, out);
+		skd_lbr_decode_record(raw, 2, false, ECX_ALL, out);
 		expect(&out[0], KADDR, UADDR, SKD_BR_INFO_MISPRED |
 		       SKD_BR_INFO_CYC_VALID | 7);
 		expect(&out[1], UADDR, KADDR, SKD_BR_INFO_ABORT |
 		       SKD_BR_INFO_CYC_VALID | 9);
-		/* Arch with every field supported: type 0 (JCC) is valid. */
-		skd_lbr_decode_record(raw, 2, true, out);
+		/* Arch with every field enumerated: type 0 (JCC) is valid. */
+		skd_lbr_decode_record(raw, 2, true, ECX_ALL, out);
 		expect(&out[0], KADDR, UADDR, SKD_BR_INFO_MISPRED |
 		       SKD_BR_INFO_TYPE_VALID);
 		expect(&out[1], UADDR, KADDR, SKD_BR_INFO_ABORT |
 		       SKD_BR_INFO_CYC_VALID | 9 | SKD_BR_INFO_TYPE_VALID |
 		       (4ULL << SKD_BR_INFO_TYPE_SHIFT));
+		/* Arch with none: only ABORT, which has no ECX bit. */
+		skd_lbr_decode_record(raw, 2, true, 0, out);
+		expect(&out[0], KADDR, UADDR, 0);
+		expect(&out[1], UADDR, KADDR, SKD_BR_INFO_ABORT);
 	}
 }
 
@@ -446,8 +554,9 @@ int main(void)
 		cmocka_unit_test(test_sign_bit_edges),
 		cmocka_unit_test(test_unknown_format),
 		cmocka_unit_test(test_arch),
-		cmocka_unit_test(test_arch_spot),
+		cmocka_unit_test(test_arch_ecx_fields),
 		cmocka_unit_test(test_record_groups),
+		cmocka_unit_test(test_record_ecx_fields),
 		cmocka_unit_test(test_record_empty),
 		cmocka_unit_test(test_record_unaligned),
 	};

@@ -3,7 +3,12 @@
  * Host tests of the PEBS record decoder, kmod/intel/pebs.c.
  *
  * Every record here is laid out byte by byte, little-endian, at offsets
- * computed from the SDM's PEBS record tables (Vol. 3B), which
+ * computed from the record layouts of the Intel SDM (Vol. 3B, the PEBS
+ * record formats of the "Performance Monitoring" chapters, and adaptive
+ * PEBS: the basic, memory info, GPR, XMM and LBR groups of
+ * MSR_PEBS_DATA_CFG), the same layouts Linux's struct pebs_record_nhm,
+ * _hsw, _skl (arch/x86/events/intel/ds.c) and struct pebs_basic,
+ * pebs_meminfo, pebs_gprs (arch/x86/include/asm/perf_event.h) have. They
  * are transcribed below as lists of field names (FIXED_* and the adaptive
  * group lists). Nothing is taken from pebs.c: only pebs.h's public API,
  * whose size constants are themselves checked against the tables.
@@ -84,12 +89,12 @@ static uint8_t *at_end(size_t n)
 }
 
 /* ------------------------------------------------------------------ */
-/* Reference tables (section 4.1, 4.6)                                 */
+/* Record layouts (SDM; ds.c, asm/perf_event.h)                        */
 
 /*
- * Formats 0-3, in record order (4.1 "Content" column): fmt0 is flags, ip,
- * ax, bx, cx, dx, si, di, bp, sp, r8-r15; fmt1 adds status, dla, dse, lat;
- * fmt2 adds real_ip, tsx_tuning; fmt3 adds tsc. One u64 each.
+ * Formats 0-3, in record order: fmt0 is flags, ip, ax, bx, cx, dx, si,
+ * di, bp, sp, r8-r15; fmt1 adds status, dla, dse, lat; fmt2 adds real_ip,
+ * tsx_tuning; fmt3 adds tsc. One u64 each.
  */
 enum fixed_field {
 	F_FLAGS, F_IP, F_AX, F_BX, F_CX, F_DX, F_SI, F_DI, F_BP, F_SP,
@@ -100,7 +105,7 @@ enum fixed_field {
 	F_NR
 };
 
-/* Fields per format, and the Size column of 4.1. */
+/* Fields per format, and the record size of each. */
 static const unsigned int fixed_nfields[4] = { 18, 22, 24, 25 };
 static const unsigned int fixed_ref_size[4] = { 144, 176, 192, 200 };
 
@@ -115,7 +120,7 @@ static const struct { enum fixed_field f; int gpr; } fixed_gprs[] = {
 	{ F_R14, SKD_GPR_R14 }, { F_R15, SKD_GPR_R15 },
 };
 
-/* Adaptive basic group (4.6): format_size, ip, applicable_counters, tsc. */
+/* Adaptive basic group: format_size, ip, applicable_counters, tsc. */
 #define B_FORMAT_SIZE	0
 #define B_IP		8
 #define B_APPLICABLE	16
@@ -139,14 +144,14 @@ static const int adaptive_gpr_order[18] = {
 #define XMM_BYTES	(16 * 2 * 8)	/* xmm0-15, two u64 each */
 #define LBR_BYTES	(3 * 8)		/* from, to, info */
 
-/* MSR_PEBS_DATA_CFG bits (4.6), which the format_size low bits reuse. */
+/* MSR_PEBS_DATA_CFG bits, which the format_size low bits reuse. */
 #define CFG_MEMINFO	0x1ULL
 #define CFG_GPRS	0x2ULL
 #define CFG_XMMS	0x4ULL
 #define CFG_LBRS	0x8ULL
 #define CFG_LBR_SHIFT	24
 
-#define RFLAGS_RSVD3	0x8ULL		/* 4.2: reserved, reused by perf */
+#define RFLAGS_RSVD3	0x8ULL		/* reserved; perf's PERF_EFLAGS_EXACT */
 
 /* ------------------------------------------------------------------ */
 /* Values                                                              */
