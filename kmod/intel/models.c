@@ -30,14 +30,21 @@
 #define GLC_FLAGS	(SKD_MODEL_LAT_SPLIT | SKD_MODEL_PDIST_MIN128)
 
 /*
- * Valid bits of MSR_OFFCORE_RSP_x and MSR_PEBS_FRONTEND, core.c
- * intel_skl_extra_regs, intel_icl_extra_regs, intel_spr_extra_regs (also
- * the Alder Lake big core's), intel_grt_extra_regs, and 6.12's
- * intel_rwc_extra_regs for Granite Rapids.
+ * Valid bits of MSR_OFFCORE_RSP_x, and of MSR_PEBS_FRONTEND per event
+ * (event | umask << 8), core.c intel_skl_extra_regs, intel_icl_extra_regs,
+ * intel_spr_extra_regs (also the Alder Lake big core's),
+ * intel_grt_extra_regs, and 6.12's intel_gnr_extra_regs.
  */
-#define SKL_EXTRA	.offcore_mask = 0x3fffff8fffULL, .frontend_mask = 0x7fff17
-#define ICL_EXTRA	.offcore_mask = 0x3fffffbfffULL, .frontend_mask = 0x7fff17
-#define GLC_EXTRA	.offcore_mask = 0x3fffffffffULL, .frontend_mask = 0x7fff1f
+#define SKL_EXTRA	.offcore_mask = 0x3fffff8fffULL,			\
+			.frontend = { { 0x01c6, 0x7fff17 } }
+#define ICL_EXTRA	.offcore_mask = 0x3fffffbfffULL,			\
+			.frontend = { { 0x01c6, 0x7fff17 } }
+#define GLC_EXTRA	.offcore_mask = 0x3fffffffffULL,			\
+			.frontend = { { 0x01c6, 0x7fff1f }, { 0x40ad, 0x7 },	\
+				      { 0x04c2, 0x8 } }
+#define GNR_EXTRA	.offcore_mask = 0x3fffffffffULL,			\
+			.frontend = { { 0x02c6, 0x9 }, { 0x03c6, 0x7fff1f },	\
+				      { 0x40ad, 0x7 }, { 0x04c2, 0x8 } }
 #define GRT_EXTRA	.offcore_mask = 0x3fffffffffULL
 
 const struct skd_cpu_model skd_cpu_models[] = {
@@ -59,7 +66,7 @@ const struct skd_cpu_model skd_cpu_models[] = {
 	  GLC_FLAGS | SKD_MODEL_LDLAT_AUX, GLC_EXTRA },
 	{ "emeraldrapids", "Emerald Rapids",
 	  GLC_FLAGS | SKD_MODEL_LDLAT_AUX, GLC_EXTRA },
-	{ "graniterapids", "Granite Rapids", GLC_FLAGS, GLC_EXTRA },
+	{ "graniterapids", "Granite Rapids", GLC_FLAGS, GNR_EXTRA },
 	{ "alderlake_goldencove", "Alder/Raptor Lake P-core (Golden Cove)",
 	  GLC_FLAGS | SKD_MODEL_LDLAT_AUX, GLC_EXTRA },
 	{ "alderlake_gracemont", "Alder/Raptor Lake E-core (Gracemont)",
@@ -81,6 +88,16 @@ const struct skd_cpu_model *skd_cpu_model_by_name(const char *name)
 const struct skd_cpu_model *skd_cpu_model_of(const struct skd_event_list *l)
 {
 	return l ? skd_cpu_model_by_name(l->name) : NULL;
+}
+
+u64 skd_frontend_mask(const struct skd_cpu_model *m, u32 config)
+{
+	unsigned int i;
+
+	for (i = 0; m && i < SKD_MAX_FRONTEND_EVENTS; i++)
+		if (m->frontend[i].mask && m->frontend[i].config == (config & 0xffff))
+			return m->frontend[i].mask;
+	return 0;
 }
 
 int skd_fixed_alias(u32 config)

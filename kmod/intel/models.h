@@ -28,6 +28,14 @@ enum skd_model_flags {
 	SKD_MODEL_PDIST_MIN128	= 1U << 3,
 };
 
+/* The MSR_PEBS_FRONTEND bits one event may set (Linux's extra_regs). */
+struct skd_frontend_mask {
+	u16 config;			/* event | umask << 8 */
+	u64 mask;
+};
+
+#define SKD_MAX_FRONTEND_EVENTS	4
+
 struct skd_cpu_model {
 	const char *name;		/* its event list's name */
 	const char *desc;		/* the parts, for people */
@@ -36,7 +44,7 @@ struct skd_cpu_model {
 	u32 lbr_nr, lbr_from, lbr_to, lbr_info;
 	/* Bits the extra MSRs take (core.c intel_*_extra_regs); 0: none. */
 	u64 offcore_mask;
-	u64 frontend_mask;
+	struct skd_frontend_mask frontend[SKD_MAX_FRONTEND_EVENTS];
 };
 
 extern const struct skd_cpu_model skd_cpu_models[];
@@ -54,5 +62,11 @@ const struct skd_cpu_model *skd_cpu_model_by_name(const char *name);
  * fixed 1), as core.c's FIXED_EVENT_CONSTRAINT has them. -1: none.
  */
 int skd_fixed_alias(u32 config);
+
+/*
+ * The MSR_PEBS_FRONTEND bits event @config may set on @m; 0 when Linux
+ * programs no front-end value for it.
+ */
+u64 skd_frontend_mask(const struct skd_cpu_model *m, u32 config);
 
 #endif /* _SKD_INTEL_MODELS_H */

@@ -458,15 +458,18 @@ static int restrict_pebs(struct planner *p, unsigned int i)
 	return 0;
 }
 
-/* What an extra MSR may hold on this model (Linux's extra_regs masks). */
-static u64 extra_mask(const struct planner *p, u16 flag)
+/*
+ * What event @config's extra MSR may hold on this model (Linux's
+ * extra_regs masks; the front-end ones are per event).
+ */
+static u64 extra_mask(const struct planner *p, u16 flag, u64 config)
 {
 	const struct skd_cpu_model *m = p->caps->cpu;
 
 	if (!m)
 		return 0;
 	if (flag & SKD_RULE_FRONTEND)
-		return m->frontend_mask;
+		return skd_frontend_mask(m, config);
 	return m->offcore_mask;
 }
 
@@ -520,7 +523,14 @@ static int check_extra(struct planner *p, unsigned int i)
 		ev->flags |= SKD_PLAN_LDLAT;
 	}
 	if (need & ~SKD_RULE_LDLAT) {
-		mask = extra_mask(p, need);
+		mask = extra_mask(p, need, ev->config);
+		if (!mask)
+			return fail(p, -EOPNOTSUPP,
+				    "`%s`: Linux programs no %s value for this event on %s, and neither does skidless",
+				    event_name(p, i, name),
+				    need & SKD_RULE_FRONTEND ? "front-end" :
+							       "offcore-response",
+				    p->cpu);
 		if (!ev->config1)
 			return fail(p, -EINVAL,
 				    "`%s` needs the value of its %s MSR in config1 (Intel's list gives it for each named event)",

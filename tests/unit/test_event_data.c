@@ -1059,6 +1059,12 @@ static void test_info(void **state)
 
 /* ---- the nominal PMUs, and Linux's rules the lists do not state ---------- */
 
+/* MSR_PEBS_FRONTEND bits per event (event | umask << 8), up to a 0 mask. */
+struct fe_mask {
+	u32 config;
+	u64 mask;
+};
+
 struct part {
 	const char *list;
 	u32 model, stepping, core_type;
@@ -1070,8 +1076,9 @@ struct part {
 	bool ldlat_aux;
 	/* core.c spr_limit_period(): :ppp periods of at least 128 */
 	bool pdist_min128;
-	/* core.c intel_{skl,icl,spr,grt}_extra_regs valid bits; 0: no MSR */
-	u64 offcore_mask, frontend_mask;
+	/* core.c intel_{skl,icl,spr,grt,gnr}_extra_regs valid bits; 0: no MSR */
+	u64 offcore_mask;
+	const struct fe_mask *frontend;	/* per event; NULL: no MSR */
 };
 
 /* Offcore-response and front-end valid bits, by core.c's tables. */
@@ -1079,8 +1086,17 @@ struct part {
 #define ICL_RSP		0x3fffffbfffULL	/* intel_icl_extra_regs */
 #define GLC_RSP		0x3fffffffffULL	/* intel_spr_extra_regs, ADL big core */
 #define GRT_RSP		0x3fffffffffULL	/* intel_grt_extra_regs */
-#define SKL_FE		0x7fff17ULL	/* skl and icl MSR_PEBS_FRONTEND */
-#define GLC_FE		0x7fff1fULL	/* spr MSR_PEBS_FRONTEND */
+/* intel_skl_extra_regs, intel_icl_extra_regs: FRONTEND_RETIRED only */
+static const struct fe_mask SKL_FE[] = { { 0x01c6, 0x7fff17 }, { 0, 0 } };
+/* intel_spr_extra_regs: also INT_MISC.UNKNOWN_BRANCH_CYCLES, UOPS_RETIRED.MS */
+static const struct fe_mask GLC_FE[] = {
+	{ 0x01c6, 0x7fff1f }, { 0x40ad, 0x7 }, { 0x04c2, 0x8 }, { 0, 0 },
+};
+/* 6.12 intel_gnr_extra_regs: FRONTEND_RETIRED has umasks 2 and 3 */
+static const struct fe_mask GNR_FE[] = {
+	{ 0x02c6, 0x9 }, { 0x03c6, 0x7fff1f }, { 0x40ad, 0x7 }, { 0x04c2, 0x8 },
+	{ 0, 0 },
+};
 
 #define F_LEGACY	SKD_PMU_LBR
 #define F_ICL		(SKD_PMU_PEBS_BASELINE | SKD_PMU_LBR)
@@ -1106,12 +1122,23 @@ static const struct part parts[] = {
 	{ "emeraldrapids", 0xcf, 2, 0, 5, 8, 0xf, 5, F_GLC,
 	  false, true, true, GLC_RSP, GLC_FE },
 	{ "graniterapids", 0xad, 1, 0, 5, 8, 0xf, 5, F_GLC,
-	  false, false, true, GLC_RSP, GLC_FE },
+	  false, false, true, GLC_RSP, GNR_FE },
 	{ "alderlake_goldencove", 0x97, 2, 0x40, 5, 8, 0xf, 5,
 	  F_GLC | SKD_PMU_HYBRID, false, true, true, GLC_RSP, GLC_FE },
 	{ "alderlake_gracemont", 0x97, 2, 0x20, 5, 6, 0x7, 5,
-	  F_GLC | SKD_PMU_HYBRID, false, false, true, GRT_RSP, 0 },
+	  F_GLC | SKD_PMU_HYBRID, false, false, true, GRT_RSP, NULL },
 };
+
+/* The front-end bits event @config may set on @pt; 0: none. */
+static u64 fe_mask_of(const struct part *pt, u32 config)
+{
+	const struct fe_mask *f;
+
+	for (f = pt->frontend; f && f->mask; f++)
+		if (f->config == (config & 0xffff))
+			return f->mask;
+	return 0;
+}
 
 static const struct part *part_of(const struct o_list *l)
 {
@@ -1275,7 +1302,7 @@ static void expect_of(const struct o_list *l, const struct part *pt,
 		break;
 	case X_FRONTEND:
 	case X_OFFCORE:
-		mask = e->msr == X_FRONTEND ? pt->frontend_mask :
+		mask = e->msr == X_FRONTEND ? fe_mask_of(pt, e->enc[0]) :
 					      pt->offcore_mask;
 		x->bad_extra = !e->msr_value || (e->msr_value & ~mask);
 		break;
@@ -1446,7 +1473,7 @@ static void note_refused_values(const struct o_list *l, const struct part *pt)
 		if (e->msr != X_OFFCORE && e->msr != X_FRONTEND)
 			continue;
 		mask = e->msr == X_OFFCORE ? pt->offcore_mask :
-					     pt->frontend_mask;
+					     fe_mask_of(pt, e->enc[0]);
 		if (e->msr_value & ~mask)
 			print_message("# note: %s %s: MSRValue 0x%llx sets bits 0x%llx outside Linux's valid 0x%llx\n",
 				      l->name, e->name,
@@ -2029,18 +2056,32 @@ static void test_extra_msrs(void **state)
 			continue;
 		make_caps(pt, l, pt->nr_gp, &caps);
 
-		/* 5f: every bit of config1, alone. */
-		for (m = 0; m < 2; m++) {
+		/*
+		 * 5f: every bit of config1, alone: the offcore MSRs' bits for
+		 * an offcore event, each front-end event's own bits for it.
+		 */
+		for (m = 0; m == 0 || (pt->frontend && pt->frontend[m - 1].mask);
+		     m++) {
 			enum extra_msr kind = m ? X_FRONTEND : X_OFFCORE;
-			u64 mask = m ? pt->frontend_mask : pt->offcore_mask;
-			const struct o_event *e;
+			const struct fe_mask *fe = m ? &pt->frontend[m - 1] : NULL;
+			u64 mask = m ? fe->mask : pt->offcore_mask;
+			const struct o_event *e = NULL;
+			unsigned int k;
 
 			if (!mask)
-				continue;	/* no such MSR on this model */
-			e = extra_event(l, kind, mask, false, NULL, NULL);
+				continue;	/* no such MSR or event here */
+			for (k = 0; !e && k < l->nr_ev; k++) {
+				const struct o_event *c = &l->ev[k];
+
+				if (c->msr == kind && c->msr_value &&
+				    !(c->msr_value & ~mask) &&
+				    (!fe || (c->enc[0] & 0xffff) == fe->config))
+					e = c;
+			}
 			if (!e) {
-				disagree("%s: no %s event with a valid value",
-					 l->name, m ? "front-end" : "offcore");
+				disagree("%s: no %s event 0x%x with a valid value",
+					 l->name, m ? "front-end" : "offcore",
+					 fe ? fe->config : 0);
 				continue;
 			}
 			for (b = 0; b < 64; b++) {
