@@ -72,11 +72,11 @@ static void probe_busy(void *arg)
 		u32 idx = p->ev[i].idx;
 
 		if (SKD_IDX_IS_FIXED(idx)) {
-			if (!ops->read_msr(SKD_MSR_FIXED_CTR_CTRL, &v) &&
+			if (!ops->read_msr(MSR_CORE_PERF_FIXED_CTR_CTRL, &v) &&
 			    (v & SKD_FIXED_NIBBLE(idx - SKD_IDX_FIXED(0))))
 				bp->busy = true;
 		} else if (!ops->read_msr(SKD_MSR_EVENTSEL(idx), &v) &&
-			   (v & SKD_EVSEL_EN)) {
+			   (v & ARCH_PERFMON_EVENTSEL_ENABLE)) {
 			bp->busy = true;
 		}
 	}

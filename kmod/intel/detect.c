@@ -141,16 +141,16 @@ static void read_pebs(const struct skd_pmu_ops *ops, struct skd_pmu_caps *c,
 	if (!(edx1 & CPUID1_EDX_DS) || !(ecx1 & CPUID1_ECX_DTES64))
 		return;
 	/* Unreadable MISC_ENABLE: say PEBS is unavailable. */
-	if (ops->read_msr(SKD_MSR_MISC_ENABLE, &misc) ||
-	    (misc & SKD_MISC_PEBS_UNAVAIL))
+	if (ops->read_msr(MSR_IA32_MISC_ENABLE, &misc) ||
+	    (misc & MSR_IA32_MISC_ENABLE_PEBS_UNAVAIL))
 		return;
 	if (fmt < 1 || fmt > 5)
 		return;
 	c->pebs_fmt = fmt;
 	c->flags |= SKD_PMU_PEBS;
-	if (c->perf_cap & SKD_PERFCAP_PEBS_TRAP)
+	if (c->perf_cap & PERF_CAP_PEBS_TRAP)
 		c->flags |= SKD_PMU_PEBS_TRAP;
-	if (fmt >= 4 && (c->perf_cap & SKD_PERFCAP_PEBS_BASELINE))
+	if (fmt >= 4 && (c->perf_cap & PERF_CAP_PEBS_BASELINE))
 		c->flags |= SKD_PMU_PEBS_BASELINE;
 }
 
@@ -174,7 +174,7 @@ static void read_lbr(const struct skd_pmu_ops *ops, struct skd_pmu_caps *c,
 	if (!c->cpu || !c->cpu->lbr_nr || !pdcm)
 		return;
 	/* Hypervisors may advertise LBRs they do not implement. */
-	if (ops->read_msr(SKD_MSR_LBR_TOS, &tos))
+	if (ops->read_msr(MSR_LBR_TOS, &tos))
 		return;
 	c->lbr_fmt = SKD_PERFCAP_LBR_FMT(c->perf_cap);
 	c->lbr_nr = c->cpu->lbr_nr;
@@ -199,8 +199,8 @@ static void read_tfa(const struct skd_pmu_ops *ops, struct skd_pmu_caps *c,
 
 	if (!(edx7 & CPUID7_EDX_TFA))
 		return;
-	if (ops->read_msr(SKD_MSR_TSX_FORCE_ABORT, &tfa) ||
-	    !(tfa & SKD_TFA_RTM_FORCE_ABORT))
+	if (ops->read_msr(MSR_TSX_FORCE_ABORT, &tfa) ||
+	    !(tfa & MSR_TFA_RTM_FORCE_ABORT))
 		c->flags |= SKD_PMU_TFA;
 }
 
@@ -235,7 +235,7 @@ void skd_pmu_detect(const struct skd_pmu_ops *ops, struct skd_pmu_caps *c)
 
 	if (!read_perfmon(ops, c, max_leaf))
 		return;
-	if (pdcm && ops->read_msr(SKD_MSR_PERF_CAPABILITIES, &c->perf_cap))
+	if (pdcm && ops->read_msr(MSR_IA32_PERF_CAPABILITIES, &c->perf_cap))
 		c->perf_cap = 0;
 	if (c->perf_cap & SKD_PERFCAP_FW_WRITES)
 		c->flags |= SKD_PMU_FW_WRITES;

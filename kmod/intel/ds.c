@@ -76,5 +76,5 @@ void skd_ds_program(struct skd_pmu_cpu *pc)
 		if (!e->freq)
 			pc->ds[SKD_DS_U64(SKD_DS_PEBS_RESET) + slot] = e->reset;
 	}
-	pc->ps->ops->write_msr(SKD_MSR_DS_AREA, (u64)pc->ds);
+	pc->ps->ops->write_msr(MSR_IA32_DS_AREA, (u64)pc->ds);
 }

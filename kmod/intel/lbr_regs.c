@@ -18,15 +18,15 @@ void skd_lbr_read(struct skd_pmu_cpu *pc)
 	u64 tos = 0, from, to, info;
 	u32 i, slot, n = 0, nr = ps->plan.lbr_nr;
 
-	if (!arch && ops->read_msr(SKD_MSR_LBR_TOS, &tos))
+	if (!arch && ops->read_msr(MSR_LBR_TOS, &tos))
 		goto out;
 	for (i = 0; i < nr; i++) {
 		slot = arch ? i : (tos - i) & (nr - 1);
 		info = 0;
 		if (arch) {
-			if (ops->read_msr(SKD_MSR_ARCH_LBR_FROM + slot, &from) ||
-			    ops->read_msr(SKD_MSR_ARCH_LBR_TO + slot, &to) ||
-			    ops->read_msr(SKD_MSR_ARCH_LBR_INFO + slot, &info))
+			if (ops->read_msr(MSR_ARCH_LBR_FROM_0 + slot, &from) ||
+			    ops->read_msr(MSR_ARCH_LBR_TO_0 + slot, &to) ||
+			    ops->read_msr(MSR_ARCH_LBR_INFO_0 + slot, &info))
 				break;
 		} else if (ops->read_msr(c->lbr_from + slot, &from) ||
 			   ops->read_msr(c->lbr_to + slot, &to) ||
@@ -55,7 +55,7 @@ void skd_lbr_reset(struct skd_pmu_session *ps)
 
 	if (c->flags & SKD_PMU_ARCH_LBR) {
 		/* Writing the depth empties every entry. */
-		ops->write_msr(SKD_MSR_ARCH_LBR_DEPTH, ps->plan.arch_lbr_depth);
+		ops->write_msr(MSR_ARCH_LBR_DEPTH, ps->plan.arch_lbr_depth);
 		return;
 	}
 	for (i = 0; i < c->lbr_nr; i++) {
@@ -79,17 +79,17 @@ void skd_lbr_enable(struct skd_pmu_session *ps, bool on)
 
 	if (on) {
 		if (arch)
-			ops->write_msr(SKD_MSR_ARCH_LBR_CTL, p->arch_lbr_ctl);
+			ops->write_msr(MSR_ARCH_LBR_CTL, p->arch_lbr_ctl);
 		else
-			ops->write_msr(SKD_MSR_LBR_SELECT, p->lbr_select);
+			ops->write_msr(MSR_LBR_SELECT, p->lbr_select);
 	} else if (arch) {
-		ops->write_msr(SKD_MSR_ARCH_LBR_CTL, 0);
+		ops->write_msr(MSR_ARCH_LBR_CTL, 0);
 	}
 	/* DEBUGCTL is shared (SMM freeze, BTS): change only our bits. */
-	if (!ops->read_msr(SKD_MSR_DEBUGCTL, &debugctl)) {
-		debugctl &= ~(SKD_DEBUGCTL_LBR | SKD_DEBUGCTL_FREEZE_LBRS_ON_PMI);
+	if (!ops->read_msr(MSR_IA32_DEBUGCTLMSR, &debugctl)) {
+		debugctl &= ~(DEBUGCTLMSR_LBR | DEBUGCTLMSR_FREEZE_LBRS_ON_PMI);
 		if (on)
 			debugctl |= p->debugctl;
-		ops->write_msr(SKD_MSR_DEBUGCTL, debugctl);
+		ops->write_msr(MSR_IA32_DEBUGCTLMSR, debugctl);
 	}
 }

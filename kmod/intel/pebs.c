@@ -73,8 +73,8 @@ static inline u64 skd_slot(const u8 *p, unsigned int slot)
 	 (g) * SKD_PEBS_GPRS_SIZE + (x) * SKD_PEBS_XMMS_SIZE)
 
 /* A table indexed by DATA_CFG[2:0]: the drain checks every record's size. */
-static_assert(SKD_DATACFG_MEMINFO == 1 && SKD_DATACFG_GPRS == 2 &&
-	      SKD_DATACFG_XMMS == 4, "DATA_CFG[2:0] index the size table");
+static_assert(PEBS_DATACFG_MEMINFO == 1 && PEBS_DATACFG_GP == 2 &&
+	      PEBS_DATACFG_XMMS == 4, "DATA_CFG[2:0] index the size table");
 static const u16 skd_pebs_groups_size[8] = {
 	SKD_PEBS_GROUPS_SIZE(0, 0, 0), SKD_PEBS_GROUPS_SIZE(1, 0, 0),
 	SKD_PEBS_GROUPS_SIZE(0, 1, 0), SKD_PEBS_GROUPS_SIZE(1, 1, 0),
@@ -87,9 +87,9 @@ static inline u32 skd_pebs_adaptive_size(u64 flags)
 {
 	u32 size = skd_pebs_groups_size[flags & 7];
 
-	if (flags & SKD_DATACFG_LBRS)
+	if (flags & PEBS_DATACFG_LBRS)
 		size += SKD_PEBS_LBR_SIZE *
-			(((flags >> SKD_DATACFG_LBR_SHIFT) &
+			(((flags >> PEBS_DATACFG_LBR_SHIFT) &
 			  SKD_PEBS_LBR_NR_MASK) + 1);
 	return size;
 }
@@ -171,7 +171,7 @@ static int skd_pebs_decode_groups(const u8 *p, u64 groups, u32 size,
 	out->tsc = skd_slot(p, BASIC_TSC);
 	out->has_tsc = true;
 
-	out->has_mem = groups & SKD_DATACFG_MEMINFO;
+	out->has_mem = groups & PEBS_DATACFG_MEMINFO;
 	if (out->has_mem) {
 		out->addr = skd_slot(g, MEM_ADDRESS);
 		out->source = skd_slot(g, MEM_AUX);
@@ -182,12 +182,12 @@ static int skd_pebs_decode_groups(const u8 *p, u64 groups, u32 size,
 		out->source = 0;
 		out->latency = 0;
 	}
-	if (groups & SKD_DATACFG_GPRS)
+	if (groups & PEBS_DATACFG_GP)
 		g += SKD_PEBS_GPRS_SIZE;
-	if (groups & SKD_DATACFG_XMMS)
+	if (groups & PEBS_DATACFG_XMMS)
 		g += SKD_PEBS_XMMS_SIZE;
-	if (groups & SKD_DATACFG_LBRS) {
-		out->nr_lbr = ((groups >> SKD_DATACFG_LBR_SHIFT) &
+	if (groups & PEBS_DATACFG_LBRS) {
+		out->nr_lbr = ((groups >> PEBS_DATACFG_LBR_SHIFT) &
 			       SKD_PEBS_LBR_NR_MASK) + 1;
 		out->lbr = g;
 	} else {
@@ -248,12 +248,12 @@ static void skd_pebs_decode_gprs(const u8 *p, u32 fmt, bool baseline,
 		out->has_gprs = true;
 	} else {
 		groups = baseline ? skd_slot(p, BASIC_FORMAT_SIZE) : 0;
-		out->has_gprs = groups & SKD_DATACFG_GPRS;
+		out->has_gprs = groups & PEBS_DATACFG_GP;
 		if (!out->has_gprs) {
 			memset(out->gprs, 0, sizeof(out->gprs));
 			return;
 		}
-		if (groups & SKD_DATACFG_MEMINFO)
+		if (groups & PEBS_DATACFG_MEMINFO)
 			g += SKD_PEBS_MEMINFO_SIZE;
 		for (i = 0; i < SKD_GPR_NR; i++)
 			out->gprs[skd_adaptive_gprs[i]] = skd_slot(g, i);

@@ -42,7 +42,8 @@
 #include "models.h"
 #include "plan.h"
 
-#define EVSEL_MODIFIERS	(SKD_EVSEL_EDGE | SKD_EVSEL_INV | SKD_EVSEL_CMASK)
+#define EVSEL_MODIFIERS	(ARCH_PERFMON_EVENTSEL_EDGE | ARCH_PERFMON_EVENTSEL_INV | \
+			 ARCH_PERFMON_EVENTSEL_CMASK)
 #define NAME_LEN	48
 #define MAX_PLANNED	(SKD_MAX_EVENTS + 1)
 
@@ -236,7 +237,7 @@ static u64 config_mask(const struct skd_pmu_caps *caps)
 {
 	/* AnyThread: perfmon v3 and v4 only (SDM 18.2.3; v5 deprecates). */
 	if (caps->version >= 3 && caps->version < 5)
-		return SKD_EVSEL_USER_MASK | SKD_EVSEL_ANY;
+		return SKD_EVSEL_USER_MASK | ARCH_PERFMON_EVENTSEL_ANY;
 	return SKD_EVSEL_USER_MASK;
 }
 
@@ -269,7 +270,7 @@ static int check_event(struct planner *p, unsigned int i)
 		return fail(p, -EINVAL,
 			    "event %u: config 0x%llx sets bits outside event, umask, edge, %sinv and cmask",
 			    i, (unsigned long long)a->config,
-			    config_mask(p->caps) & SKD_EVSEL_ANY ? "any, " : "");
+			    config_mask(p->caps) & ARCH_PERFMON_EVENTSEL_ANY ? "any, " : "");
 	if ((a->flags & excl) == excl)
 		return fail(p, -EINVAL,
 			    "event %u: excluding both user and kernel leaves nothing to count",
@@ -331,7 +332,7 @@ static int resolve_event(struct planner *p, unsigned int i)
 	ec->rule = r;
 	if (r)
 		slots = caps->nr_gp > 4 ? r->counters_htoff : r->counters;
-	else if (config & SKD_EVSEL_EVENT)
+	else if (config & ARCH_PERFMON_EVENTSEL_EVENT)
 		slots = SKD_SLOTS_GP;
 	else
 		return fail(p, -EINVAL,
@@ -660,7 +661,7 @@ static int plan_arch_lbr(struct planner *p, u64 priv, u64 types,
 	const struct skd_pmu_caps *caps = p->caps;
 	struct skd_pmu_plan *plan = p->plan;
 	u32 ebx = caps->arch_lbr_ebx;
-	u64 wanted, ctl = SKD_ARCH_LBR_EN;
+	u64 wanted, ctl = ARCH_LBR_CTL_LBREN;
 	unsigned int b;
 
 	if (call_stack && (~ebx & (ARCH_LBR_CPL | ARCH_LBR_FILTER |
@@ -684,11 +685,11 @@ static int plan_arch_lbr(struct planner *p, u64 priv, u64 types,
 		if (wanted & arch_lbr_bits[b].lbrsel)
 			ctl |= arch_lbr_bits[b].arch;
 	if (call_stack)
-		ctl |= SKD_ARCH_LBR_CALL_STACK;
+		ctl |= ARCH_LBR_CTL_STACK;
 	plan->arch_lbr_ctl = ctl;
 	plan->arch_lbr_depth = caps->lbr_nr;
 	/* Arch LBR has no DEBUGCTL.LBR; freezing is still DEBUGCTL[11]. */
-	plan->debugctl = call_stack ? 0 : SKD_DEBUGCTL_FREEZE_LBRS_ON_PMI;
+	plan->debugctl = call_stack ? 0 : DEBUGCTLMSR_FREEZE_LBRS_ON_PMI;
 	return 0;
 }
 
@@ -756,8 +757,8 @@ static int plan_lbr(struct planner *p)
 		 * No freezing in call-stack mode: a PMI near a call or return
 		 * would move the TOS (lbr.c __intel_pmu_lbr_enable()).
 		 */
-		plan->debugctl = SKD_DEBUGCTL_LBR |
-				 (call_stack ? 0 : SKD_DEBUGCTL_FREEZE_LBRS_ON_PMI);
+		plan->debugctl = DEBUGCTLMSR_LBR |
+				 (call_stack ? 0 : DEBUGCTLMSR_FREEZE_LBRS_ON_PMI);
 	}
 	plan->lbr_nr = p->caps->lbr_nr;
 	plan->lbr_from_record = p->adaptive &&
@@ -1016,16 +1017,16 @@ static void program_counter(struct planner *p, unsigned int i)
 		else if (p->adaptive)
 			plan->fixed_ctrl |= SKD_FIXED_ADAPTIVE(j);
 	} else {
-		sel = ev->config | SKD_EVSEL_EN;
+		sel = ev->config | ARCH_PERFMON_EVENTSEL_ENABLE;
 		if (user)
-			sel |= SKD_EVSEL_USR;
+			sel |= ARCH_PERFMON_EVENTSEL_USR;
 		if (kernel)
-			sel |= SKD_EVSEL_OS;
+			sel |= ARCH_PERFMON_EVENTSEL_OS;
 		/* A PEBS counter interrupts through the DS threshold. */
 		if (!pebs && !aux)
-			sel |= SKD_EVSEL_INT;
+			sel |= ARCH_PERFMON_EVENTSEL_INT;
 		else if (pebs && p->adaptive)
-			sel |= SKD_EVSEL_ADAPTIVE;
+			sel |= ICL_EVENTSEL_ADAPTIVE;
 		plan->eventsel[ev->idx] = sel;
 	}
 
@@ -1076,12 +1077,12 @@ static int plan_pebs_record(struct planner *p)
 		size = 32;
 		if (p->adaptive && mem) {
 			size += 32;
-			plan->pebs_data_cfg |= SKD_DATACFG_MEMINFO;
+			plan->pebs_data_cfg |= PEBS_DATACFG_MEMINFO;
 		}
 		if (p->adaptive && plan->lbr_nr && plan->lbr_from_record) {
 			size += 24 * plan->lbr_nr;
-			plan->pebs_data_cfg |= SKD_DATACFG_LBRS |
-				((u64)(plan->lbr_nr - 1) << SKD_DATACFG_LBR_SHIFT);
+			plan->pebs_data_cfg |= PEBS_DATACFG_LBRS |
+				((u64)(plan->lbr_nr - 1) << PEBS_DATACFG_LBR_SHIFT);
 		}
 	}
 	plan->pebs_record_size = size;

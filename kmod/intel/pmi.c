@@ -59,12 +59,12 @@ static void write_ctrl(struct skd_pmu_cpu *pc, bool on)
 	const struct skd_pmu_session *ps = pc->ps;
 	u64 ctrl = 0;
 
-	if (ps->ops->read_msr(SKD_MSR_GLOBAL_CTRL, &ctrl))
+	if (ps->ops->read_msr(MSR_CORE_PERF_GLOBAL_CTRL, &ctrl))
 		return;
 	ctrl &= ~ps->plan.global_ctrl;
 	if (on)
 		ctrl |= ps->plan.global_ctrl;
-	ps->ops->write_msr(SKD_MSR_GLOBAL_CTRL, ctrl);
+	ps->ops->write_msr(MSR_CORE_PERF_GLOBAL_CTRL, ctrl);
 }
 
 /*
@@ -76,10 +76,10 @@ static void write_ctrl(struct skd_pmu_cpu *pc, bool on)
  */
 static u64 our_status(const struct skd_pmu_session *ps)
 {
-	u64 mine = ps->plan.global_ctrl | SKD_STATUS_BUFFER_OVF;
+	u64 mine = ps->plan.global_ctrl | GLOBAL_STATUS_BUFFER_OVF;
 
-	if (ps->plan.debugctl & SKD_DEBUGCTL_FREEZE_LBRS_ON_PMI)
-		mine |= SKD_STATUS_LBR_FROZEN;
+	if (ps->plan.debugctl & DEBUGCTLMSR_FREEZE_LBRS_ON_PMI)
+		mine |= GLOBAL_STATUS_LBRS_FROZEN;
 	return mine;
 }
 
@@ -88,12 +88,12 @@ bool skd_pmu_ack(struct skd_pmu_cpu *pc)
 	const struct skd_pmu_session *ps = pc->ps;
 	u64 status;
 
-	if (ps->ops->read_msr(SKD_MSR_GLOBAL_STATUS, &status))
+	if (ps->ops->read_msr(MSR_CORE_PERF_GLOBAL_STATUS, &status))
 		return false;
 	status &= our_status(ps);
 	if (status)
-		ps->ops->write_msr(SKD_MSR_GLOBAL_OVF_CTRL, status);
-	return status & ~SKD_STATUS_LBR_FROZEN;
+		ps->ops->write_msr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, status);
+	return status & ~GLOBAL_STATUS_LBRS_FROZEN;
 }
 
 /* How long our counters have counted on this CPU since it started. */
@@ -295,8 +295,8 @@ static int skd_pmi(unsigned int type, struct pt_regs *nmi_regs)
 	ps = pc->ps;
 	ops = ps->ops;
 	mine = our_status(ps);
-	if (ops->read_msr(SKD_MSR_GLOBAL_STATUS, &status) ||
-	    !(status & mine & ~SKD_STATUS_LBR_FROZEN))
+	if (ops->read_msr(MSR_CORE_PERF_GLOBAL_STATUS, &status) ||
+	    !(status & mine & ~GLOBAL_STATUS_LBRS_FROZEN))
 		return NMI_DONE;
 	/* Starting or stopping: ours, but nothing to sample (run.h). */
 	if (!pc->running) {
@@ -312,13 +312,13 @@ static int skd_pmi(unsigned int type, struct pt_regs *nmi_regs)
 		/* The LBRs first: the acknowledgment unfreezes them. */
 		if (ps->plan.lbr_nr && !ps->plan.lbr_from_record)
 			skd_lbr_read(pc);
-		ops->write_msr(SKD_MSR_GLOBAL_OVF_CTRL, status & mine);
-		if (status & (SKD_STATUS_BUFFER_OVF | ps->plan.pebs_counters)) {
+		ops->write_msr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, status & mine);
+		if (status & (GLOBAL_STATUS_BUFFER_OVF | ps->plan.pebs_counters)) {
 			skd_ds_drain(pc, regs);
 			rearm_unreloaded(pc);
 		}
 		sample_overflows(pc, status, regs);
-		if (ops->read_msr(SKD_MSR_GLOBAL_STATUS, &status))
+		if (ops->read_msr(MSR_CORE_PERF_GLOBAL_STATUS, &status))
 			break;
 	}
 	for (i = 0; i < ps->plan.nr; i++)

@@ -49,7 +49,7 @@ static void save_msrs(struct skd_pmu_cpu *pc)
 
 	pc->nr_saved = 0;
 	if (p->pebs_counters)
-		save(pc, SKD_MSR_DS_AREA, ~0ULL);
+		save(pc, MSR_IA32_DS_AREA, ~0ULL);
 	for (i = 0; i < p->nr; i++) {
 		u32 idx = p->ev[i].idx;
 
@@ -58,29 +58,29 @@ static void save_msrs(struct skd_pmu_cpu *pc)
 			save(pc, SKD_MSR_EVENTSEL(idx), ~0ULL);
 	}
 	if (p->fixed_ctrl_mask)
-		save(pc, SKD_MSR_FIXED_CTR_CTRL, p->fixed_ctrl_mask);
+		save(pc, MSR_CORE_PERF_FIXED_CTR_CTRL, p->fixed_ctrl_mask);
 	if (p->ld_lat)
-		save(pc, SKD_MSR_PEBS_LD_LAT, ~0ULL);
+		save(pc, MSR_PEBS_LD_LAT_THRESHOLD, ~0ULL);
 	if (p->frontend)
-		save(pc, SKD_MSR_PEBS_FRONTEND, ~0ULL);
+		save(pc, MSR_PEBS_FRONTEND, ~0ULL);
 	for (i = 0; i < 2; i++)
 		if (p->offcore[i])
 			save(pc, SKD_MSR_OFFCORE_RSP(i), ~0ULL);
 	if (p->pebs_counters && (ps->caps.flags & SKD_PMU_PEBS_BASELINE))
-		save(pc, SKD_MSR_PEBS_DATA_CFG, ~0ULL);
+		save(pc, MSR_PEBS_DATA_CFG, ~0ULL);
 	if (p->pebs_enable)
-		save(pc, SKD_MSR_PEBS_ENABLE, p->pebs_enable);
+		save(pc, MSR_IA32_PEBS_ENABLE, p->pebs_enable);
 	if (p->lbr_nr) {
 		if (ps->caps.flags & SKD_PMU_ARCH_LBR) {
-			save(pc, SKD_MSR_ARCH_LBR_CTL, ~0ULL);
-			save(pc, SKD_MSR_ARCH_LBR_DEPTH, ~0ULL);
+			save(pc, MSR_ARCH_LBR_CTL, ~0ULL);
+			save(pc, MSR_ARCH_LBR_DEPTH, ~0ULL);
 		} else {
-			save(pc, SKD_MSR_LBR_SELECT, ~0ULL);
+			save(pc, MSR_LBR_SELECT, ~0ULL);
 		}
-		save(pc, SKD_MSR_DEBUGCTL, SKD_DEBUGCTL_LBR |
-		     SKD_DEBUGCTL_FREEZE_LBRS_ON_PMI);
+		save(pc, MSR_IA32_DEBUGCTLMSR, DEBUGCTLMSR_LBR |
+		     DEBUGCTLMSR_FREEZE_LBRS_ON_PMI);
 	}
-	save(pc, SKD_MSR_GLOBAL_CTRL, p->global_ctrl);
+	save(pc, MSR_CORE_PERF_GLOBAL_CTRL, p->global_ctrl);
 }
 
 /* Put back what save_msrs() found, enables first (GLOBAL_CTRL is last saved). */
@@ -132,12 +132,12 @@ static void program_counters(struct skd_pmu_cpu *pc)
 			ops->write_msr(SKD_MSR_EVENTSEL(e->idx),
 				       p->eventsel[e->idx]);
 	}
-	write_bits(ops, SKD_MSR_FIXED_CTR_CTRL, p->fixed_ctrl_mask,
+	write_bits(ops, MSR_CORE_PERF_FIXED_CTR_CTRL, p->fixed_ctrl_mask,
 		   p->fixed_ctrl);
 	if (p->ld_lat)
-		ops->write_msr(SKD_MSR_PEBS_LD_LAT, p->ld_lat);
+		ops->write_msr(MSR_PEBS_LD_LAT_THRESHOLD, p->ld_lat);
 	if (p->frontend)
-		ops->write_msr(SKD_MSR_PEBS_FRONTEND, p->frontend);
+		ops->write_msr(MSR_PEBS_FRONTEND, p->frontend);
 	for (i = 0; i < 2; i++)
 		if (p->offcore[i])
 			ops->write_msr(SKD_MSR_OFFCORE_RSP(i), p->offcore[i]);
@@ -169,8 +169,8 @@ void skd_pmu_cpu_start(struct skd_pmu_cpu *pc)
 		skd_ds_program(pc);
 	program_counters(pc);
 	if (p->pebs_counters && (ps->caps.flags & SKD_PMU_PEBS_BASELINE))
-		ops->write_msr(SKD_MSR_PEBS_DATA_CFG, p->pebs_data_cfg);
-	write_bits(ops, SKD_MSR_PEBS_ENABLE, p->pebs_enable, p->pebs_enable);
+		ops->write_msr(MSR_PEBS_DATA_CFG, p->pebs_data_cfg);
+	write_bits(ops, MSR_IA32_PEBS_ENABLE, p->pebs_enable, p->pebs_enable);
 	pc->task_in = !ps->per_task || skd_session_wants_task(ps->s, current);
 	if (p->lbr_nr) {
 		skd_lbr_reset(ps);
@@ -193,7 +193,7 @@ void skd_pmu_cpu_stop(struct skd_pmu_cpu *pc)
 	pc->running = false;
 	barrier();
 	skd_pmu_set_ctrl(pc);
-	write_bits(ops, SKD_MSR_PEBS_ENABLE, p->pebs_enable, 0);
+	write_bits(ops, MSR_IA32_PEBS_ENABLE, p->pebs_enable, 0);
 	if (p->lbr_nr)
 		skd_lbr_enable(ps, false);
 	/* Nothing more can overflow; what did is ours to acknowledge. */

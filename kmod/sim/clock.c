@@ -51,7 +51,7 @@ static u64 rate_per_us(u32 config)
 	u32 event = config & 0xff, umask = (config >> 8) & 0xff;
 
 	/* inv + cmask turns a retirement event into "every cycle". */
-	if ((config & SKD_EVSEL_INV) && (config & SKD_EVSEL_CMASK))
+	if ((config & ARCH_PERFMON_EVENTSEL_INV) && (config & ARCH_PERFMON_EVENTSEL_CMASK))
 		return 2000;
 	switch (event) {
 	case 0x00:			/* fixed-counter pseudo encodings */
@@ -88,10 +88,10 @@ static void raise_pmi(struct sim_cpu *sc, struct pt_regs *regs)
 		return;
 	}
 	/* Freezing on PMI (SDM 18.2.4.1): reported in GLOBAL_STATUS. */
-	if (sc->r.debugctl & SKD_DEBUGCTL_FREEZE_LBRS_ON_PMI)
-		sc->r.global_status |= SKD_STATUS_LBR_FROZEN;
-	if (sc->r.debugctl & SKD_DEBUGCTL_FREEZE_PERFMON_ON_PMI)
-		sc->r.global_status |= SKD_STATUS_CTR_FROZEN;
+	if (sc->r.debugctl & DEBUGCTLMSR_FREEZE_LBRS_ON_PMI)
+		sc->r.global_status |= GLOBAL_STATUS_LBRS_FROZEN;
+	if (sc->r.debugctl & DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI)
+		sc->r.global_status |= GLOBAL_STATUS_COUNTERS_FROZEN;
 	sc->pmi_regs = *regs;
 	WRITE_ONCE(sc->pmi_window, true);
 	WRITE_ONCE(sc->pmi_pending, true);
@@ -117,11 +117,12 @@ static bool counts_in_mode(const struct sim_cpu *sc, unsigned int idx,
 	u32 j;
 
 	if (!(r->global_ctrl & BIT_ULL(idx)) ||
-	    (r->global_status & SKD_STATUS_CTR_FROZEN))
+	    (r->global_status & GLOBAL_STATUS_COUNTERS_FROZEN))
 		return false;
 	if (idx < 32)
-		return (r->evtsel[idx] & SKD_EVSEL_EN) &&
-		       (r->evtsel[idx] & (user ? SKD_EVSEL_USR : SKD_EVSEL_OS));
+		return (r->evtsel[idx] & ARCH_PERFMON_EVENTSEL_ENABLE) &&
+		       (r->evtsel[idx] & (user ? ARCH_PERFMON_EVENTSEL_USR :
+					       ARCH_PERFMON_EVENTSEL_OS));
 	j = idx - 32;
 	return r->fixed_ctrl & (user ? SKD_FIXED_USR(j) : SKD_FIXED_OS(j));
 }
@@ -144,7 +145,7 @@ static void count(struct sim_cpu *sc, unsigned int idx, u32 config, u64 n,
 	u64 mask = (1ULL << sc->core->width) - 1, room, reset = 0;
 	bool pebs = r->pebs_enable & BIT_ULL(idx);
 	bool intr = fixed ? r->fixed_ctrl & SKD_FIXED_PMI(idx - 32) :
-			    r->evtsel[idx] & SKD_EVSEL_INT;
+			    r->evtsel[idx] & ARCH_PERFMON_EVENTSEL_INT;
 	unsigned int k;
 	u64 signal;
 	u32 slot;
@@ -172,7 +173,7 @@ static void count(struct sim_cpu *sc, unsigned int idx, u32 config, u64 n,
 		sc->stats.overflows++;
 		if (pebs) {
 			signal = sim_write_pebs(sc, idx, config, regs) ?
-				 SKD_STATUS_BUFFER_OVF : 0;
+				 GLOBAL_STATUS_BUFFER_OVF : 0;
 			slot = fixed ? (sc->core->pebs_fmt >= 5 ?
 					SKD_DS_RESET_FIXED_FMT5 :
 					SKD_DS_RESET_FIXED_FMT4) + idx - 32 :

@@ -23,8 +23,8 @@
 
 #define CAP_LBR_FMT(f)		((u64)(f))
 #define CAP_PEBS_FMT(f)		((u64)(f) << 8)
-#define CAP_COMMON		(SKD_PERFCAP_PEBS_TRAP | \
-				 SKD_PERFCAP_PEBS_ARCH_REG | BIT_ULL(12) | \
+#define CAP_COMMON		(PERF_CAP_PEBS_TRAP | \
+				 PERF_CAP_ARCH_REG | BIT_ULL(12) | \
 				 SKD_PERFCAP_FW_WRITES)
 
 #define CPUID7_EDX_HYBRID	BIT(15)
@@ -45,7 +45,7 @@
 	.leaf_1c = { 0xf, 0x7, 0x7, 0 },				\
 	.leaf_1a_eax = 0x40000001,					\
 	.perf_cap = CAP_PEBS_FMT(5) | CAP_COMMON |			\
-		    SKD_PERFCAP_PEBS_BASELINE,				\
+		    PERF_CAP_PEBS_BASELINE,				\
 	.nr_gp = 8, .nr_fixed = 4, .width = 48, .version = 5,		\
 	.pebs_fmt = 5, .baseline = true, .arch_lbr = true, .lbr_nr = 32, \
 	.list = type_list,						\
@@ -89,7 +89,7 @@ const struct sim_model sim_models[__SKD_SIM_MAX] = {
 				     LEAF_0A_EDX(4, 48) },
 			.perf_cap = CAP_LBR_FMT(SKD_LBR_FMT_INFO) |
 				    CAP_PEBS_FMT(4) | CAP_COMMON |
-				    SKD_PERFCAP_PEBS_BASELINE,
+				    PERF_CAP_PEBS_BASELINE,
 			.nr_gp = 8, .nr_fixed = 4, .width = 48, .version = 5,
 			.pebs_fmt = 4, .baseline = true, .lbr_nr = 32,
 			.list = "icelakex",
@@ -127,7 +127,7 @@ const struct sim_model sim_models[__SKD_SIM_MAX] = {
 				.leaf_1c = { 0xf, 0x7, 0x7, 0 },
 				.leaf_1a_eax = 0x20000001,
 				.perf_cap = CAP_PEBS_FMT(5) | CAP_COMMON |
-					    SKD_PERFCAP_PEBS_BASELINE,
+					    PERF_CAP_PEBS_BASELINE,
 				.nr_gp = 6, .nr_fixed = 3, .width = 48,
 				.version = 5, .pebs_fmt = 5, .baseline = true,
 				.arch_lbr = true, .lbr_nr = 32,

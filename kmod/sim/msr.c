@@ -44,13 +44,13 @@ void sim_regs_reset(struct sim_cpu *sc, const struct sim_model *m)
 bool sim_lbr_enabled(const struct sim_cpu *sc)
 {
 	if (sc->core->arch_lbr)
-		return sc->r.arch_lbr_ctl & SKD_ARCH_LBR_EN;
-	return sc->r.debugctl & SKD_DEBUGCTL_LBR;
+		return sc->r.arch_lbr_ctl & ARCH_LBR_CTL_LBREN;
+	return sc->r.debugctl & DEBUGCTLMSR_LBR;
 }
 
 bool sim_lbr_frozen(const struct sim_cpu *sc)
 {
-	return sc->r.global_status & SKD_STATUS_LBR_FROZEN;
+	return sc->r.global_status & GLOBAL_STATUS_LBRS_FROZEN;
 }
 
 static u64 counter_mask(const struct sim_core *c)
@@ -78,13 +78,13 @@ static u64 writable(const struct sim_core *c, u32 msr)
 		/* event..cmask; AnyThread only before v5 (SDM 18.2.3). */
 		v = 0xffffffffULL;
 		if (c->version >= 5)
-			v &= ~SKD_EVSEL_ANY;
+			v &= ~ARCH_PERFMON_EVENTSEL_ANY;
 		if (c->baseline)
-			v |= SKD_EVSEL_ADAPTIVE;
+			v |= ICL_EVENTSEL_ADAPTIVE;
 		return v;
 	}
 	switch (msr) {
-	case SKD_MSR_FIXED_CTR_CTRL:
+	case MSR_CORE_PERF_FIXED_CTR_CTRL:
 		for (j = 0; j < c->nr_fixed; j++) {
 			v |= SKD_FIXED_OS(j) | SKD_FIXED_USR(j) |
 			     SKD_FIXED_PMI(j);
@@ -94,13 +94,13 @@ static u64 writable(const struct sim_core *c, u32 msr)
 				v |= SKD_FIXED_ADAPTIVE(j);
 		}
 		return v;
-	case SKD_MSR_GLOBAL_CTRL:
+	case MSR_CORE_PERF_GLOBAL_CTRL:
 		return gp_bits(c) | fixed_bits(c);
-	case SKD_MSR_GLOBAL_OVF_CTRL:
+	case MSR_CORE_PERF_GLOBAL_OVF_CTRL:
 		return gp_bits(c) | fixed_bits(c) | BIT_ULL(55) |
-		       SKD_STATUS_LBR_FROZEN | SKD_STATUS_CTR_FROZEN |
-		       BIT_ULL(61) | SKD_STATUS_BUFFER_OVF | BIT_ULL(63);
-	case SKD_MSR_PEBS_ENABLE:
+		       GLOBAL_STATUS_LBRS_FROZEN | GLOBAL_STATUS_COUNTERS_FROZEN |
+		       BIT_ULL(61) | GLOBAL_STATUS_BUFFER_OVF | BIT_ULL(63);
+	case MSR_IA32_PEBS_ENABLE:
 		if (c->baseline)
 			return gp_bits(c) | fixed_bits(c);
 		v = gp_bits(c);
@@ -108,33 +108,33 @@ static u64 writable(const struct sim_core *c, u32 msr)
 			v &= 0xf;
 		/* Load-latency enables of PMC0-3 (perfmon v4). */
 		return v | ((v & 0xf) << 32);
-	case SKD_MSR_PEBS_DATA_CFG:
-		return SKD_DATACFG_MEMINFO | SKD_DATACFG_GPRS |
-		       SKD_DATACFG_XMMS | SKD_DATACFG_LBRS |
-		       (0xffULL << SKD_DATACFG_LBR_SHIFT);
-	case SKD_MSR_PEBS_LD_LAT:
+	case MSR_PEBS_DATA_CFG:
+		return PEBS_DATACFG_MEMINFO | PEBS_DATACFG_GP |
+		       PEBS_DATACFG_XMMS | PEBS_DATACFG_LBRS |
+		       (0xffULL << PEBS_DATACFG_LBR_SHIFT);
+	case MSR_PEBS_LD_LAT_THRESHOLD:
 		return 0xffff;
-	case SKD_MSR_PEBS_FRONTEND:
+	case MSR_PEBS_FRONTEND:
 		return c->frontend_mask;
 	case SKD_MSR_OFFCORE_RSP(0):
 	case SKD_MSR_OFFCORE_RSP(1):
 		return c->offcore_mask;
-	case SKD_MSR_DEBUGCTL:
+	case MSR_IA32_DEBUGCTLMSR:
 		/* LBR, BTF, bus lock, TR ... RTM_DEBUG (SDM 17.4.1). */
 		return 0xffc7;
-	case SKD_MSR_LBR_SELECT:
+	case MSR_LBR_SELECT:
 		return 0x3ff;
-	case SKD_MSR_ARCH_LBR_CTL:
+	case MSR_ARCH_LBR_CTL:
 		/* Filters the core has (CPUID.1CH:EBX), SDM 19.1.3. */
-		v = SKD_ARCH_LBR_EN;
+		v = ARCH_LBR_CTL_LBREN;
 		if (sim_arch_lbr_ebx(c) & BIT(0))
 			v |= SKD_ARCH_LBR_OS | SKD_ARCH_LBR_USR;
 		if (sim_arch_lbr_ebx(c) & BIT(2))
-			v |= SKD_ARCH_LBR_CALL_STACK;
+			v |= ARCH_LBR_CTL_STACK;
 		if (sim_arch_lbr_ebx(c) & BIT(1))
 			v |= 0x7fULL << 16;
 		return v;
-	case SKD_MSR_TSX_FORCE_ABORT:
+	case MSR_TSX_FORCE_ABORT:
 		return 0x3;
 	}
 	return ~0ULL;
@@ -146,20 +146,20 @@ static u64 *reg_of(const struct sim_core *c, struct sim_regs *r, u32 msr)
 	u32 i;
 
 	switch (msr) {
-	case SKD_MSR_FIXED_CTR_CTRL:	return &r->fixed_ctrl;
-	case SKD_MSR_GLOBAL_STATUS:	return &r->global_status;
-	case SKD_MSR_GLOBAL_CTRL:	return &r->global_ctrl;
-	case SKD_MSR_PEBS_ENABLE:	return &r->pebs_enable;
-	case SKD_MSR_PEBS_LD_LAT:	return &r->ld_lat;
-	case SKD_MSR_DS_AREA:		return &r->ds_area;
-	case SKD_MSR_DEBUGCTL:		return &r->debugctl;
+	case MSR_CORE_PERF_FIXED_CTR_CTRL:	return &r->fixed_ctrl;
+	case MSR_CORE_PERF_GLOBAL_STATUS:	return &r->global_status;
+	case MSR_CORE_PERF_GLOBAL_CTRL:	return &r->global_ctrl;
+	case MSR_IA32_PEBS_ENABLE:	return &r->pebs_enable;
+	case MSR_PEBS_LD_LAT_THRESHOLD:	return &r->ld_lat;
+	case MSR_IA32_DS_AREA:		return &r->ds_area;
+	case MSR_IA32_DEBUGCTLMSR:		return &r->debugctl;
 	case SKD_MSR_OFFCORE_RSP(0):	return &r->offcore[0];
 	case SKD_MSR_OFFCORE_RSP(1):	return &r->offcore[1];
-	case SKD_MSR_PEBS_DATA_CFG:
+	case MSR_PEBS_DATA_CFG:
 		return c->baseline ? &r->pebs_data_cfg : NULL;
-	case SKD_MSR_PEBS_FRONTEND:
+	case MSR_PEBS_FRONTEND:
 		return c->frontend_mask ? &r->frontend : NULL;
-	case SKD_MSR_TSX_FORCE_ABORT:
+	case MSR_TSX_FORCE_ABORT:
 		return (c->quirks & SIM_TFA_CAPABLE) && READ_ONCE(sim_tfa) ?
 		       &r->tsx_force_abort : NULL;
 	}
@@ -174,32 +174,32 @@ static u64 *reg_of(const struct sim_core *c, struct sim_regs *r, u32 msr)
 		return &r->fixed[msr - SKD_MSR_FIXED_CTR(0)];
 
 	if (c->arch_lbr) {
-		if (msr == SKD_MSR_ARCH_LBR_CTL)
+		if (msr == MSR_ARCH_LBR_CTL)
 			return &r->arch_lbr_ctl;
-		if (msr == SKD_MSR_ARCH_LBR_DEPTH)
+		if (msr == MSR_ARCH_LBR_DEPTH)
 			return &r->arch_lbr_depth;
-		i = msr - SKD_MSR_ARCH_LBR_FROM;
+		i = msr - MSR_ARCH_LBR_FROM_0;
 		if (i < c->lbr_nr)
 			return &r->lbr_from[i];
-		i = msr - SKD_MSR_ARCH_LBR_TO;
+		i = msr - MSR_ARCH_LBR_TO_0;
 		if (i < c->lbr_nr)
 			return &r->lbr_to[i];
-		i = msr - SKD_MSR_ARCH_LBR_INFO;
+		i = msr - MSR_ARCH_LBR_INFO_0;
 		if (i < c->lbr_nr)
 			return &r->lbr_info[i];
 		return NULL;
 	}
-	if (msr == SKD_MSR_LBR_SELECT)
+	if (msr == MSR_LBR_SELECT)
 		return &r->lbr_select;
-	if (msr == SKD_MSR_LBR_TOS)
+	if (msr == MSR_LBR_TOS)
 		return &r->lbr_tos;
-	i = msr - SKD_MSR_LBR_NHM_FROM;
+	i = msr - MSR_LBR_NHM_FROM;
 	if (i < c->lbr_nr)
 		return &r->lbr_from[i];
-	i = msr - SKD_MSR_LBR_NHM_TO;
+	i = msr - MSR_LBR_NHM_TO;
 	if (i < c->lbr_nr)
 		return &r->lbr_to[i];
-	i = msr - SKD_MSR_LBR_INFO;
+	i = msr - MSR_LBR_INFO_0;
 	if (i < c->lbr_nr && SKD_PERFCAP_LBR_FMT(c->perf_cap) == SKD_LBR_FMT_INFO)
 		return &r->lbr_info[i];
 	return NULL;
@@ -213,13 +213,13 @@ int sim_rdmsr(const struct sim_model *m, u32 msr, u64 *val)
 	u64 *reg;
 
 	switch (msr) {
-	case SKD_MSR_PERF_CAPABILITIES:
+	case MSR_IA32_PERF_CAPABILITIES:
 		*val = c->perf_cap;
 		return 0;
-	case SKD_MSR_MISC_ENABLE:
+	case MSR_IA32_MISC_ENABLE:
 		*val = 1ULL << 7;	/* performance monitoring available */
 		return 0;
-	case SKD_MSR_GLOBAL_OVF_CTRL:
+	case MSR_CORE_PERF_GLOBAL_OVF_CTRL:
 		*val = 0;
 		return 0;
 	}
@@ -247,22 +247,22 @@ static void check_write(struct sim_cpu *sc, u32 msr, u64 old, u64 val)
 	u64 foreign = 0;
 
 	switch (msr) {
-	case SKD_MSR_GLOBAL_CTRL:
+	case MSR_CORE_PERF_GLOBAL_CTRL:
 		foreign = READ_ONCE(sim_foreign_ctrl);
 		break;
-	case SKD_MSR_FIXED_CTR_CTRL:
+	case MSR_CORE_PERF_FIXED_CTR_CTRL:
 		foreign = READ_ONCE(sim_foreign_fixed);
 		break;
-	case SKD_MSR_DEBUGCTL:
+	case MSR_IA32_DEBUGCTLMSR:
 		foreign = READ_ONCE(sim_foreign_debugctl);
 		break;
-	case SKD_MSR_LBR_SELECT:
+	case MSR_LBR_SELECT:
 		/* The filter is written before recording starts (lbr.c). */
-		if (old != val && (sc->r.debugctl & SKD_DEBUGCTL_LBR))
+		if (old != val && (sc->r.debugctl & DEBUGCTLMSR_LBR))
 			sim_violation(sc, SIM_V_LBR_FILTER, msr, val, old);
 		break;
-	case SKD_MSR_ARCH_LBR_CTL:
-		if ((old & val & SKD_ARCH_LBR_EN) && old != val)
+	case MSR_ARCH_LBR_CTL:
+		if ((old & val & ARCH_LBR_CTL_LBREN) && old != val)
 			sim_violation(sc, SIM_V_LBR_FILTER, msr, val, old);
 		break;
 	}
@@ -282,12 +282,12 @@ int sim_wrmsr(const struct sim_model *m, u32 msr, u64 val)
 		sim_violation(sc, SIM_V_RESERVED, msr, val, writable(c, msr));
 		return -EIO;
 	}
-	if (msr == SKD_MSR_GLOBAL_OVF_CTRL) {
+	if (msr == MSR_CORE_PERF_GLOBAL_OVF_CTRL) {
 		ack_status(sc, val);
 		return 0;
 	}
 	reg = reg_of(c, &sc->r, msr);
-	if (!reg || msr == SKD_MSR_GLOBAL_STATUS) {
+	if (!reg || msr == MSR_CORE_PERF_GLOBAL_STATUS) {
 		sim_violation(sc, SIM_V_NO_MSR, msr, val, 0);
 		return -EIO;
 	}
@@ -300,7 +300,7 @@ int sim_wrmsr(const struct sim_model *m, u32 msr, u64 val)
 	else if (reg >= sc->r.fixed && reg < sc->r.fixed + SKD_MAX_FIXED)
 		val &= counter_mask(c);
 
-	if (msr == SKD_MSR_ARCH_LBR_DEPTH) {
+	if (msr == MSR_ARCH_LBR_DEPTH) {
 		/* Only depths CPUID.1CH allows; a write empties the LBR. */
 		if (!val || val % 8 || val > c->lbr_nr ||
 		    !(c->leaf_1c[0] & BIT(val / 8 - 1))) {

@@ -157,28 +157,28 @@ static bool counter_adaptive(const struct sim_cpu *sc, unsigned int idx)
 {
 	if (idx >= 32)
 		return sc->r.fixed_ctrl & SKD_FIXED_ADAPTIVE(idx - 32);
-	return sc->r.evtsel[idx] & SKD_EVSEL_ADAPTIVE;
+	return sc->r.evtsel[idx] & ICL_EVENTSEL_ADAPTIVE;
 }
 
 static void build_adaptive(struct sim_cpu *sc, unsigned int idx, u32 config,
 			   struct pt_regs *regs)
 {
 	u64 cfg = counter_adaptive(sc, idx) ? sc->r.pebs_data_cfg : 0;
-	u32 nr_lbr = ((cfg >> SKD_DATACFG_LBR_SHIFT) & 0xff) + 1;
-	u64 addr, src, lat, groups = cfg & (SKD_DATACFG_MEMINFO |
-		SKD_DATACFG_GPRS | SKD_DATACFG_XMMS | SKD_DATACFG_LBRS);
+	u32 nr_lbr = ((cfg >> PEBS_DATACFG_LBR_SHIFT) & 0xff) + 1;
+	u64 addr, src, lat, groups = cfg & (PEBS_DATACFG_MEMINFO |
+		PEBS_DATACFG_GP | PEBS_DATACFG_XMMS | PEBS_DATACFG_LBRS);
 	u32 size = SKD_PEBS_BASIC_SIZE, i;
 
-	if (groups & SKD_DATACFG_MEMINFO)
+	if (groups & PEBS_DATACFG_MEMINFO)
 		size += SKD_PEBS_MEMINFO_SIZE;
-	if (groups & SKD_DATACFG_GPRS)
+	if (groups & PEBS_DATACFG_GP)
 		size += SKD_PEBS_GPRS_SIZE;
-	if (groups & SKD_DATACFG_XMMS)
+	if (groups & PEBS_DATACFG_XMMS)
 		size += SKD_PEBS_XMMS_SIZE;
-	if (groups & SKD_DATACFG_LBRS) {
+	if (groups & PEBS_DATACFG_LBRS) {
 		nr_lbr = min_t(u32, nr_lbr, SKD_MAX_LBR);
 		size += SKD_PEBS_LBR_SIZE * nr_lbr;
-		groups |= (u64)(nr_lbr - 1) << SKD_DATACFG_LBR_SHIFT;
+		groups |= (u64)(nr_lbr - 1) << PEBS_DATACFG_LBR_SHIFT;
 	}
 
 	/* Basic group: record size in bits 63:48, then the groups present. */
@@ -186,19 +186,19 @@ static void build_adaptive(struct sim_cpu *sc, unsigned int idx, u32 config,
 	put(sc, regs->ip);		/* EventingIP */
 	put(sc, 1ULL << idx);		/* applicable counters */
 	put(sc, rdtsc());
-	if (groups & SKD_DATACFG_MEMINFO) {
+	if (groups & PEBS_DATACFG_MEMINFO) {
 		modeled_mem(config, sc, regs, &addr, &src, &lat);
 		put(sc, addr);
 		put(sc, src);
 		put(sc, lat);
 		put(sc, 0);		/* tsx_tuning */
 	}
-	if (groups & SKD_DATACFG_GPRS)
+	if (groups & PEBS_DATACFG_GP)
 		put_adaptive_gprs(sc, regs);
-	if (groups & SKD_DATACFG_XMMS)
+	if (groups & PEBS_DATACFG_XMMS)
 		for (i = 0; i < SKD_PEBS_XMMS_SIZE / 8; i++)
 			put(sc, 0);
-	if (groups & SKD_DATACFG_LBRS)
+	if (groups & PEBS_DATACFG_LBRS)
 		put_lbr_group(sc, nr_lbr);
 }
 
@@ -241,7 +241,7 @@ bool sim_write_pebs(struct sim_cpu *sc, unsigned int idx, u32 config,
 	    ds_read(ds, SKD_DS_PEBS_MAX, &max) ||
 	    ds_read(ds, SKD_DS_PEBS_THRESHOLD, &threshold)) {
 		/* A CPU would fault here, where it cannot. */
-		sim_violation(sc, SIM_V_DS, SKD_MSR_DS_AREA, ds, 0);
+		sim_violation(sc, SIM_V_DS, MSR_IA32_DS_AREA, ds, 0);
 		sc->stats.records_dropped++;
 		return false;
 	}
@@ -258,7 +258,7 @@ bool sim_write_pebs(struct sim_cpu *sc, unsigned int idx, u32 config,
 	}
 	if (!writable(index, sc->rec_len) ||
 	    !writable(ds + SKD_DS_PEBS_INDEX, sizeof(u64))) {
-		sim_violation(sc, SIM_V_DS, SKD_MSR_DS_AREA, ds, index);
+		sim_violation(sc, SIM_V_DS, MSR_IA32_DS_AREA, ds, index);
 		sc->stats.records_dropped++;
 		return false;
 	}

@@ -28,16 +28,16 @@
 #include "event_rules.h"
 #include "sim.h"
 
-#define EVSEL_EVENT_BITS	(SKD_EVSEL_EVENT | SKD_EVSEL_UMASK | \
-				 SKD_EVSEL_EDGE | SKD_EVSEL_ANY | \
-				 SKD_EVSEL_INV | SKD_EVSEL_CMASK)
+#define EVSEL_EVENT_BITS	(ARCH_PERFMON_EVENTSEL_EVENT | ARCH_PERFMON_EVENTSEL_UMASK | \
+				 ARCH_PERFMON_EVENTSEL_EDGE | ARCH_PERFMON_EVENTSEL_ANY | \
+				 ARCH_PERFMON_EVENTSEL_INV | ARCH_PERFMON_EVENTSEL_CMASK)
 #define LDLAT_AUX_CONFIG	0x8203
 
 /* A GP counter counts: enabled in GLOBAL_CTRL and in its select. */
 static bool gp_enabled(const struct sim_cpu *sc, unsigned int i)
 {
 	return (sc->r.global_ctrl & BIT_ULL(i)) &&
-	       (sc->r.evtsel[i] & SKD_EVSEL_EN);
+	       (sc->r.evtsel[i] & ARCH_PERFMON_EVENTSEL_ENABLE);
 }
 
 static const struct skd_event_rule *rule_of(const struct sim_cpu *sc,
@@ -94,11 +94,11 @@ bool sim_pebs_here(struct sim_cpu *sc, unsigned int idx, u32 config)
 		/* Adaptive PEBS records any event; earlier, unlisted none. */
 		if (sc->core->baseline)
 			return true;
-		log_once(sc, SIM_V_PEBS, SKD_MSR_PEBS_ENABLE, config, 0);
+		log_once(sc, SIM_V_PEBS, MSR_IA32_PEBS_ENABLE, config, 0);
 		return false;
 	}
 	if (!(r->pebs & BIT(slot))) {
-		log_once(sc, SIM_V_PEBS, SKD_MSR_PEBS_ENABLE, config, r->pebs);
+		log_once(sc, SIM_V_PEBS, MSR_IA32_PEBS_ENABLE, config, r->pebs);
 		return false;
 	}
 	if ((r->flags & SKD_RULE_LDLAT) &&
@@ -134,11 +134,11 @@ static bool extra_msr_missing(const struct sim_cpu *sc,
 			      const struct skd_event_rule *r, u32 *msr)
 {
 	if (r->flags & SKD_RULE_LDLAT) {
-		*msr = SKD_MSR_PEBS_LD_LAT;
+		*msr = MSR_PEBS_LD_LAT_THRESHOLD;
 		return !sc->r.ld_lat;
 	}
 	if (r->flags & SKD_RULE_FRONTEND) {
-		*msr = SKD_MSR_PEBS_FRONTEND;
+		*msr = MSR_PEBS_FRONTEND;
 		return !sc->r.frontend;
 	}
 	if (r->flags & SKD_RULE_OFFCORE) {
@@ -187,6 +187,6 @@ void sim_check_setup(struct sim_cpu *sc)
 	pebs_armed = sc->r.pebs_enable & sc->r.global_ctrl &
 		     (((1ULL << sc->core->nr_gp) - 1) | (0xfULL << 32));
 	if (READ_ONCE(sim_vmx) && pebs_armed)
-		log_once(sc, SIM_V_VMX, SKD_MSR_PEBS_ENABLE,
+		log_once(sc, SIM_V_VMX, MSR_IA32_PEBS_ENABLE,
 			 sc->r.pebs_enable, sc->r.global_ctrl);
 }

@@ -38,7 +38,7 @@ static void check_record(const uint8_t *p, uint32_t avail, uint32_t fmt,
 	memcpy(&hdr, p, sizeof(hdr));
 	FUZZ_CHECK(size % 8 == 0);
 	FUZZ_CHECK((uint32_t)size >= skd_pebs_record_size(fmt, true, hdr));
-	FUZZ_CHECK(rec->has_mem == !!(hdr & SKD_DATACFG_MEMINFO));
+	FUZZ_CHECK(rec->has_mem == !!(hdr & PEBS_DATACFG_MEMINFO));
 	if (rec->nr_lbr) {
 		FUZZ_CHECK(rec->lbr >= p + SKD_PEBS_BASIC_SIZE);
 		FUZZ_CHECK(rec->lbr + (size_t)rec->nr_lbr * SKD_PEBS_LBR_SIZE <=

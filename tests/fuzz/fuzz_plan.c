@@ -115,7 +115,7 @@ static void caps_of(unsigned int pick, unsigned int knob,
 			pmu_caps_skylake(c);
 	} else if (m->lbr_nr) {
 		pmu_caps_icelake(c);
-	} else if (!m->frontend_mask) {	/* Gracemont */
+	} else if (!m->frontend[0].mask) {	/* Gracemont */
 		pmu_caps_alderlake_e(c);
 	} else {
 		pmu_caps_sapphirerapids(c);
@@ -205,9 +205,9 @@ static void check_plan(const struct skd_pmu_caps *c,
 			u64 sel = plan->eventsel[ev->idx];
 
 			FUZZ_CHECK(ev->idx < c->nr_gp);
-			FUZZ_CHECK(sel & SKD_EVSEL_EN);
+			FUZZ_CHECK(sel & ARCH_PERFMON_EVENTSEL_ENABLE);
 			FUZZ_CHECK((sel & 0xffffffffULL & ~(EVSEL_USR |
-				   EVSEL_OS | EVSEL_INT | SKD_EVSEL_EN)) ==
+				   EVSEL_OS | EVSEL_INT | ARCH_PERFMON_EVENTSEL_ENABLE)) ==
 				   ev->config);
 			FUZZ_CHECK(!(excl & SKD_EV_EXCLUDE_USER) ||
 				   !(sel & EVSEL_USR));

@@ -204,21 +204,21 @@ static unsigned int presets(const struct pmu_test *pt, struct preset *p)
 		p[n++] = (struct preset){ SKD_MSR_PMC(i), 0x1234 + i };
 	}
 	p[n++] = (struct preset){ SKD_MSR_FIXED_CTR(0), 0x777 };
-	p[n++] = (struct preset){ SKD_MSR_PEBS_LD_LAT, 0x3 };
-	p[n++] = (struct preset){ SKD_MSR_DEBUGCTL, 0x2 };	/* BTF */
+	p[n++] = (struct preset){ MSR_PEBS_LD_LAT_THRESHOLD, 0x3 };
+	p[n++] = (struct preset){ MSR_IA32_DEBUGCTLMSR, 0x2 };	/* BTF */
 	if (arch)
-		p[n++] = (struct preset){ SKD_MSR_ARCH_LBR_DEPTH, 16 };
+		p[n++] = (struct preset){ MSR_ARCH_LBR_DEPTH, 16 };
 	else
-		p[n++] = (struct preset){ SKD_MSR_LBR_SELECT, 0x1 };
+		p[n++] = (struct preset){ MSR_LBR_SELECT, 0x1 };
 	if (pt->pmu.flags & SKD_PMU_PEBS_BASELINE)
-		p[n++] = (struct preset){ SKD_MSR_PEBS_DATA_CFG, 0x1 };
+		p[n++] = (struct preset){ MSR_PEBS_DATA_CFG, 0x1 };
 	return n;
 }
 
 /* MSRs whose value is the PMU's state rather than a setting. */
 static bool is_state(uint32_t msr)
 {
-	return msr == SKD_MSR_GLOBAL_STATUS || msr == SKD_MSR_LBR_TOS;
+	return msr == MSR_CORE_PERF_GLOBAL_STATUS || msr == MSR_LBR_TOS;
 }
 
 static unsigned int msr_diffs(const struct sim_msrs *a,

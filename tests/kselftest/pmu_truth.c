@@ -420,7 +420,7 @@ static void case_pebs_0_3(const struct pmu_test *pt)
 		ret = session_open(&s, &cfg);
 		if (!ret && !(ret = skd_dev_start(s.fd))) {
 			seen = !sim_msrs_read(0, &m) &&
-			       sim_msr_get(&m, SKD_MSR_PEBS_ENABLE, &pebs);
+			       sim_msr_get(&m, MSR_IA32_PEBS_ENABLE, &pebs);
 			skd_dev_stop(s.fd);
 		}
 		if (!ret || s.fd >= 0)
@@ -751,8 +751,8 @@ static void case_foreign_bits(const struct pmu_test *pt)
 	int ret;
 
 	/* The NMI watchdog's fixed counter 1: OS, USR and PMI, enabled. */
-	sim_msr_write(0, SKD_MSR_FIXED_CTR_CTRL, 0xb0);
-	sim_msr_write(0, SKD_MSR_GLOBAL_CTRL, 1ULL << 33);
+	sim_msr_write(0, MSR_CORE_PERF_FIXED_CTR_CTRL, 0xb0);
+	sim_msr_write(0, MSR_CORE_PERF_GLOBAL_CTRL, 1ULL << 33);
 	knob("foreign_fixed", "0xf0");
 	knob("foreign_ctrl", "0x200000000");
 	ret = config_one(pt, &cfg, ev, "instructions", 1000003);
@@ -763,8 +763,8 @@ static void case_foreign_bits(const struct pmu_test *pt)
 		if (ran) {
 			/* The owner takes fixed counter 2 meanwhile. */
 			if (!sim_msrs_read(0, &m))
-				sim_msr_get(&m, SKD_MSR_FIXED_CTR_CTRL, &fixed);
-			sim_msr_write(0, SKD_MSR_FIXED_CTR_CTRL, fixed | 0xb00);
+				sim_msr_get(&m, MSR_CORE_PERF_FIXED_CTR_CTRL, &fixed);
+			sim_msr_write(0, MSR_CORE_PERF_FIXED_CTR_CTRL, fixed | 0xb00);
 			knob("foreign_fixed", "0xff0");
 			sleep_seconds(0.2);
 			skd_dev_stop(s.fd);
@@ -773,13 +773,13 @@ static void case_foreign_bits(const struct pmu_test *pt)
 	}
 	fixed = ctrl = 0;
 	if (!sim_msrs_read(0, &m)) {
-		sim_msr_get(&m, SKD_MSR_FIXED_CTR_CTRL, &fixed);
-		sim_msr_get(&m, SKD_MSR_GLOBAL_CTRL, &ctrl);
+		sim_msr_get(&m, MSR_CORE_PERF_FIXED_CTR_CTRL, &fixed);
+		sim_msr_get(&m, MSR_CORE_PERF_GLOBAL_CTRL, &ctrl);
 	}
 	knob("foreign_fixed", "0");
 	knob("foreign_ctrl", "0");
-	sim_msr_write(0, SKD_MSR_FIXED_CTR_CTRL, 0);
-	sim_msr_write(0, SKD_MSR_GLOBAL_CTRL, 0);
+	sim_msr_write(0, MSR_CORE_PERF_FIXED_CTR_CTRL, 0);
+	sim_msr_write(0, MSR_CORE_PERF_GLOBAL_CTRL, 0);
 	ktap_result(pass_clean(ran && (fixed & 0xff0) == 0xbb0 &&
 			       (ctrl & (1ULL << 33)), "foreign-bits"),
 		    "foreign-bits: another owner's fixed counters 1 and 2 "

@@ -641,17 +641,17 @@ void skd_event_name(const struct skd_event_attr *attr,
 			sb_printf(&sb, ":");
 	} else {
 		sb_printf(&sb, "cpu/event=0x%llx,umask=0x%llx",
-			  (unsigned long long)(c & SKD_EVSEL_EVENT),
-			  (unsigned long long)((c & SKD_EVSEL_UMASK) >> 8));
-		if (c & SKD_EVSEL_EDGE)
+			  (unsigned long long)(c & ARCH_PERFMON_EVENTSEL_EVENT),
+			  (unsigned long long)((c & ARCH_PERFMON_EVENTSEL_UMASK) >> 8));
+		if (c & ARCH_PERFMON_EVENTSEL_EDGE)
 			sb_printf(&sb, ",edge");
-		if (c & SKD_EVSEL_ANY)
+		if (c & ARCH_PERFMON_EVENTSEL_ANY)
 			sb_printf(&sb, ",any");
-		if (c & SKD_EVSEL_INV)
+		if (c & ARCH_PERFMON_EVENTSEL_INV)
 			sb_printf(&sb, ",inv");
-		if (c & SKD_EVSEL_CMASK)
+		if (c & ARCH_PERFMON_EVENTSEL_CMASK)
 			sb_printf(&sb, ",cmask=%llu",
-				  (unsigned long long)((c & SKD_EVSEL_CMASK) >> 24));
+				  (unsigned long long)((c & ARCH_PERFMON_EVENTSEL_CMASK) >> 24));
 		put_terms(&sb, attr, caps, true);
 		sb_printf(&sb, "/");
 	}
@@ -869,7 +869,7 @@ static int lookup_name(struct ev_spec *ep, const struct skd_pmu_caps *caps,
 	if (is_raw(s, n)) {
 		ep->kind = EV_RAW;
 		ret = parse_num(s + 1, n - 1, 16, &ep->raw);
-		if (ret || (ep->raw & ~(SKD_EVSEL_USER_MASK | SKD_EVSEL_ANY)))
+		if (ret || (ep->raw & ~(SKD_EVSEL_USER_MASK | ARCH_PERFMON_EVENTSEL_ANY)))
 			return fail(why, whylen, -EINVAL,
 				    "`%.*s' sets bits beyond the event fields; a raw event holds event [7:0], umask [15:8], edge (18), any (21), inv (23) and cmask [31:24], and :u/:k choose the privilege levels",
 				    (int)n, s);
@@ -962,7 +962,7 @@ static int check_event(const struct ev_spec *ep,
 	if (!caps) {
 		const char *what = a->precise ? "p" : a->ldlat ? "ldlat=" :
 				   a->config1 ? "an extra-MSR value" :
-				   (a->config & SKD_EVSEL_ANY) ? "any" : NULL;
+				   (a->config & ARCH_PERFMON_EVENTSEL_ANY) ? "any" : NULL;
 
 		if (what)
 			return fail(why, whylen, -EOPNOTSUPP,
@@ -1007,9 +1007,9 @@ int skd_event_parse(const char *spec, const struct skd_pmu_caps *caps,
 				    "`%s' names no event: cpu/.../ needs event=N (and umask=N for most events)",
 				    spec);
 		a.config = ep.val[T_EVENT] | ep.val[T_UMASK] << 8 |
-			   (ep.val[T_EDGE] ? SKD_EVSEL_EDGE : 0) |
-			   (ep.val[T_ANY] ? SKD_EVSEL_ANY : 0) |
-			   (ep.val[T_INV] ? SKD_EVSEL_INV : 0) |
+			   (ep.val[T_EDGE] ? ARCH_PERFMON_EVENTSEL_EDGE : 0) |
+			   (ep.val[T_ANY] ? ARCH_PERFMON_EVENTSEL_ANY : 0) |
+			   (ep.val[T_INV] ? ARCH_PERFMON_EVENTSEL_INV : 0) |
 			   ep.val[T_CMASK] << 24;
 	} else {
 		n = strcspn(spec, "/:");

@@ -206,11 +206,11 @@ int skd_caps_nominal(const char *name, struct skd_pmu_caps *caps)
 	caps->pebs_fmt = u->pebs_fmt;
 	caps->flags = SKD_PMU_USABLE | SKD_PMU_PEBS | SKD_PMU_PEBS_TRAP |
 		      SKD_PMU_FW_WRITES;
-	caps->perf_cap = SKD_PERFCAP_PEBS_TRAP | SKD_PERFCAP_PEBS_ARCH_REG |
+	caps->perf_cap = PERF_CAP_PEBS_TRAP | PERF_CAP_ARCH_REG |
 			 (u64)u->pebs_fmt << 8 | SKD_PERFCAP_FW_WRITES;
 	if (u->baseline) {
 		caps->flags |= SKD_PMU_PEBS_BASELINE;
-		caps->perf_cap |= SKD_PERFCAP_PEBS_BASELINE;
+		caps->perf_cap |= PERF_CAP_PEBS_BASELINE;
 	}
 	caps->events = skd_event_list_by_name(n->list);
 	caps->cpu = skd_cpu_model_of(caps->events);
