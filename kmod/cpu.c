@@ -7,8 +7,15 @@
  * lost to firmware, so syscore ops stop its sessions (restoring the MSRs)
  * before and program them again after, once the local APIC is back.
  * Sessions keep their rings across both; only sampling pauses.
+ *
+ * The syscore ops are registered while a configured session exists, from
+ * the first CONFIG, not at load: resume runs them in the order they were
+ * registered, so ours come after the kernel's (the local APIC) and after
+ * whatever was loaded before the first session (the simulated PMU,
+ * standing in for firmware, resets its registers first).
  */
 #include <linux/cpuhotplug.h>
+#include <linux/mutex.h>
 
 #include "compat.h"
 #include "cpu.h"
@@ -39,13 +46,31 @@ static void skd_cpu_resume(SKD_SYSCORE_ARGS)
 	skd_sessions_cpu_sleep(true);
 }
 
-/* Registered after the kernel's own: resumed after the local APIC. */
 static struct skd_syscore skd_syscore = {
 	.ops = {
 		.suspend	= skd_cpu_suspend,
 		.resume		= skd_cpu_resume,
 	},
 };
+
+static DEFINE_MUTEX(skd_sleep_lock);
+static unsigned int skd_sleep_users;
+
+void skd_cpu_sleep_get(void)
+{
+	mutex_lock(&skd_sleep_lock);
+	if (!skd_sleep_users++)
+		skd_register_syscore(&skd_syscore);
+	mutex_unlock(&skd_sleep_lock);
+}
+
+void skd_cpu_sleep_put(void)
+{
+	mutex_lock(&skd_sleep_lock);
+	if (!--skd_sleep_users)
+		skd_unregister_syscore(&skd_syscore);
+	mutex_unlock(&skd_sleep_lock);
+}
 
 int skd_cpu_init(void)
 {
@@ -57,12 +82,11 @@ int skd_cpu_init(void)
 	if (ret < 0)
 		return ret;
 	skd_cpuhp_state = ret;
-	skd_register_syscore(&skd_syscore);
 	return 0;
 }
 
+/* Every session is gone by now, and with them the syscore ops. */
 void skd_cpu_uninit(void)
 {
-	skd_unregister_syscore(&skd_syscore);
 	cpuhp_remove_state_nocalls(skd_cpuhp_state);
 }

@@ -25,6 +25,7 @@
 #include <linux/smp.h>
 
 #include "backend.h"
+#include "cpu.h"
 #include "memlock.h"
 #include "params.h"
 #include "ring.h"
@@ -78,8 +79,10 @@ void skd_session_destroy(struct skd_session *s)
 {
 	if (s->state == SKD_SESSION_RUNNING)
 		skd_session_stop(s);
-	if (s->configured)
+	if (s->configured) {
 		s->backend->fini(s);
+		skd_cpu_sleep_put();
+	}
 	free_rings(s);
 	skd_memlock_uncharge(&s->mem);
 	put_pid(s->target);
@@ -235,6 +238,7 @@ int skd_session_config(struct skd_session *s, const struct skd_config *cfg,
 	if (ret)
 		goto err_free_rings;
 
+	skd_cpu_sleep_get();
 	s->state = SKD_SESSION_READY;
 	/* Rings before the flag; pairs with the acquire in mmap/poll/stats. */
 	smp_store_release(&s->configured, true);

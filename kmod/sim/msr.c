@@ -347,7 +347,8 @@ int sim_poke(u32 msr, u64 val)
 /*
  * System sleep: firmware brings the boot CPU back with its PMU at power-on
  * state, so must the model; whoever programmed it has to do it again.
- * Registered before the backend's own syscore ops, so it resumes first.
+ * Registered at load, before skidless registers its own (with its first
+ * session; kmod/cpu.c), so it resumes first.
  */
 static void sim_resume(SKD_SYSCORE_ARGS)
 {

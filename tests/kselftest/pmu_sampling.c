@@ -235,8 +235,11 @@ static void test_precise_call_stack(const struct pmu_test *pt)
 	ktap_result(own && t.in_c * 100 >= own * 95,
 		    "at least 95%% of them are in c() (%.1f%%)",
 		    pct(t.in_c, own));
-	ktap_result(own && t.exact == own && t.modeled == own,
-		    "every sample has an exact, modeled IP (%llu, %llu of %llu)",
+	/* The model marks what it made up; the real PMU makes nothing up. */
+	ktap_result(own && t.exact == own &&
+		    t.modeled == (pmu_is_sim(pt) ? own : 0),
+		    "every sample has an exact IP, %s (%llu, %llu of %llu)",
+		    pmu_is_sim(pt) ? "marked modeled" : "none marked modeled",
 		    (unsigned long long)t.exact, (unsigned long long)t.modeled,
 		    (unsigned long long)own);
 	ktap_result(t.in_c && t.chain_ok * 100 >= t.in_c * 95 &&
@@ -326,8 +329,9 @@ static void test_several_events(const struct pmu_test *pt)
 		    (unsigned long long)t.period_ok,
 		    (unsigned long long)(t.samples - t.foreign));
 	ktap_result(t.per_event[3] && t.mem == t.per_event[3] &&
-		    t.mem_modeled == t.mem,
-		    "load samples carry a modeled data address (%llu of %llu)",
+		    t.mem_modeled == (pmu_is_sim(pt) ? t.mem : 0),
+		    "load samples carry a data address (%llu marked modeled, "
+		    "of %llu)",
 		    (unsigned long long)t.mem_modeled,
 		    (unsigned long long)t.per_event[3]);
 	ktap_result(ran && sum.lost == 0 && t.foreign == 0,
@@ -359,6 +363,8 @@ static void test_large_pebs_accounting(const struct pmu_test *pt)
 	     !session_open(&s, &cfg);
 	if (!ok) {
 		ktap_fail("large PEBS accounting", "no session");
+		if (!pmu_is_sim(pt))
+			return;
 		ktap_fail("large PEBS batches records", "no session");
 		ktap_fail("large PEBS: every record became a sample",
 			  "no session");
@@ -407,6 +413,11 @@ static void test_large_pebs_accounting(const struct pmu_test *pt)
 		    (unsigned long long)sum.lost,
 		    (unsigned long long)d.lost_in_stream,
 		    (unsigned long long)sum.lost_unreported);
+	/* What the model wrote, from its statistics: sim only. */
+	if (!pmu_is_sim(pt)) {
+		session_close(&s);
+		return;
+	}
 	ktap_result(pmis && records >= 4 * pmis,
 		    "large PEBS batches records: %.1f per PMI",
 		    pmis ? (double)records / pmis : 0);
@@ -421,8 +432,9 @@ int main(int argc, char **argv)
 {
 	struct pmu_test pt;
 
-	ktap_plan(17);
 	pmu_test_init(&pt, argc, argv);
+	/* Two results read the model's statistics. */
+	ktap_plan(pmu_is_sim(&pt) ? 17 : 15);
 	test_precise_call_stack(&pt);
 	test_branches_and_callchains(&pt);
 	test_several_events(&pt);

@@ -41,6 +41,7 @@
 #include "device.h"
 #include "events.h"
 #include "ktap.h"
+#include "models.h"
 #include "msrs.h"
 #include "pmu_models.h"
 #include "pmu_query.h"
@@ -54,6 +55,9 @@ static volatile unsigned long sink;
 
 /* ---- the model's log and knobs ----------------------------------------- */
 
+/* On the real PMU ("hw"): no model, no log, no knobs. */
+static bool on_hw;
+
 /* Broken rules logged since the last call (the log is cleared). */
 static uint64_t violations(void)
 {
@@ -62,6 +66,8 @@ static uint64_t violations(void)
 	ssize_t len;
 	int fd;
 
+	if (on_hw)
+		return 0;
 	if (read_u64(SIM_DEBUGFS "/violations_count", &n))
 		return ~0ULL;
 	if (n) {
@@ -88,31 +94,33 @@ static void knob(const char *name, const char *value)
 		ktap_diag("cannot set %s to %s", name, value);
 }
 
-static bool model_is(const struct pmu_test *pt, const char *name)
+/* What the PMU is, from its event list's model (sim or real alike). */
+static bool model_has(const struct pmu_test *pt, uint32_t flag)
 {
-	return !strcmp(pt->model_name, name);
+	return pt->caps.cpu && (pt->caps.cpu->flags & flag);
 }
 
 static bool skylake_family(const struct pmu_test *pt)
 {
-	return model_is(pt, "skylake") || model_is(pt, "skylake-htoff");
+	return model_has(pt, SKD_MODEL_PEBS_GP0_3);
 }
 
 /* Hyper-threading off: eight GP counters, PEBS still on four. */
 static bool skylake_htoff(const struct pmu_test *pt)
 {
-	return model_is(pt, "skylake-htoff");
+	return skylake_family(pt) && pt->pmu.nr_gp > 4;
 }
 
 /* Four GP counters, so that losing counter 3 shows. */
 static bool skylake_ht(const struct pmu_test *pt)
 {
-	return model_is(pt, "skylake");
+	return skylake_family(pt) && pt->pmu.nr_gp == 4;
 }
 
+/* Golden Cove big cores: load latency needs the auxiliary event. */
 static bool golden_cove(const struct pmu_test *pt)
 {
-	return model_is(pt, "sapphirerapids") || model_is(pt, "alderlake");
+	return model_has(pt, SKD_MODEL_LDLAT_AUX);
 }
 
 /* Sum of one stats field over the CPUs. */
@@ -177,6 +185,8 @@ struct seen {
 	uint64_t same_time, time_pairs, time_back;
 	uint64_t last_time[MAX_CPUS];
 	uint64_t lbr_cycles, lbr_type, lbr_mispred;
+	uint64_t lbr_same;		/* stacks equal to the sample's before */
+	uint64_t last_from, last_to;	/* newest entry of that sample */
 	uint64_t ldlat;			/* threshold, for lat_ok */
 };
 
@@ -193,8 +203,15 @@ static void tally(const struct skd_event *ev, void *arg)
 	t->samples++;
 	t->exact += !!(ev->misc & SKD_MISC_EXACT_IP);
 	t->kernel += !user;
-	if (ev->sample.branches)
+	if (ev->sample.branches && ev->sample.nr_branches) {
+		const struct skd_branch_entry *e0 = &ev->sample.branches[0];
+
 		t->with_branches++;
+		/* A frozen LBR repeats the stack of the PMI that froze it. */
+		t->lbr_same += e0->from == t->last_from && e0->to == t->last_to;
+		t->last_from = e0->from;
+		t->last_to = e0->to;
+	}
 	for (i = 0; ev->sample.branches && i < ev->sample.nr_branches; i++) {
 		const struct skd_branch_entry *e = &ev->sample.branches[i];
 
@@ -357,12 +374,17 @@ static void case_lbr_freeze(const struct pmu_test *pt)
 	stats_sum(&after);
 	ticks = after.lbr_ticks - before.lbr_ticks;
 	frozen = after.lbr_frozen_ticks - before.lbr_frozen_ticks;
+	/* The model counts frozen ticks; on hardware, repeated stacks show. */
+	if (on_hw)
+		ticks = t.with_branches, frozen = t.lbr_same;
 	ktap_result(pass_clean(!ret && t.with_branches && ticks &&
 			       frozen * 10 < ticks, "lbr-freeze"),
 		    "lbr-freeze: the LBR records again after each PMI: frozen "
-		    "%llu of %llu ticks, %llu samples with branches (%s)",
+		    "%llu of %llu %s, %llu samples with branches (%s)",
 		    (unsigned long long)frozen, (unsigned long long)ticks,
-		    (unsigned long long)t.with_branches, strerror(-ret));
+		    on_hw ? "samples repeat their predecessor's stack" :
+			    "ticks", (unsigned long long)t.with_branches,
+		    strerror(-ret));
 }
 
 /* Item 2: memory events count on counters 0-3 only (Intel's lists). */
@@ -607,10 +629,10 @@ static void case_hybrid(const struct pmu_test *pt)
 	int fd, q, mixed, ret;
 
 	fd = skd_dev_open(false);
-	q = fd < 0 ? fd : pmu_query_cpu(fd, SKD_BACKEND_SIM, pt->sim_model, 0,
+	q = fd < 0 ? fd : pmu_query_cpu(fd, pt->backend, pt->sim_model, 0,
 					 &p);
 	if (!q)
-		q = pmu_query_cpu(fd, SKD_BACKEND_SIM, pt->sim_model, 1, &e);
+		q = pmu_query_cpu(fd, pt->backend, pt->sim_model, 1, &e);
 	if (fd >= 0)
 		close(fd);
 	ktap_result(!q && p.core_type == 0x40 && e.core_type == 0x20 &&
@@ -633,7 +655,7 @@ static void case_hybrid(const struct pmu_test *pt)
 	if (!ret) {
 		memset(&cfg, 0, sizeof(cfg));
 		cfg.size = sizeof(cfg);
-		cfg.backend = SKD_BACKEND_SIM;
+		cfg.backend = pt->backend;
 		cfg.sim_model = pt->sim_model;
 		cfg.ring_pages = 64;
 		cfg.sample_period = 20011;
@@ -877,6 +899,7 @@ struct tcase {
 	void (*run)(const struct pmu_test *pt);
 	bool (*applies)(const struct pmu_test *pt);
 	unsigned int results;
+	bool sim_only;		/* drives the model's knobs or reads its MSRs */
 };
 
 static bool always(const struct pmu_test *pt)
@@ -907,23 +930,28 @@ static bool two_cpus(const struct pmu_test *pt)
 }
 
 static const struct tcase cases[] = {
-	{ case_lbr_freeze, always, 1 },
-	{ case_intel_counters, always, 1 },
-	{ case_pebs_0_3, skylake_htoff, 1 },
-	{ case_imprecise, always, 1 },
-	{ case_ldlat, has_ldlat_aux, 2 },
-	{ case_taken_alone, always, 1 },
-	{ case_full_width, always, 1 },
-	{ case_attribution, two_cpus, 2 },
-	{ case_exclude, always, 1 },
-	{ case_hybrid, is_hybrid, 2 },
-	{ case_arch_lbr_caps, has_arch_lbr, 1 },
-	{ case_tfa, skylake_ht, 1 },
-	{ case_reservation, always, 1 },
-	{ case_foreign_bits, always, 1 },
-	{ case_vmx, always, 1 },
-	{ case_stop_order, always, 1 },
+	{ case_lbr_freeze, always, 1, false },
+	{ case_intel_counters, always, 1, false },
+	{ case_pebs_0_3, skylake_htoff, 1, true },
+	{ case_imprecise, always, 1, false },
+	{ case_ldlat, has_ldlat_aux, 2, false },
+	{ case_taken_alone, always, 1, false },
+	{ case_full_width, always, 1, false },
+	{ case_attribution, two_cpus, 2, false },
+	{ case_exclude, always, 1, false },
+	{ case_hybrid, is_hybrid, 2, false },
+	{ case_arch_lbr_caps, has_arch_lbr, 1, true },
+	{ case_tfa, skylake_ht, 1, true },
+	{ case_reservation, always, 1, true },
+	{ case_foreign_bits, always, 1, true },
+	{ case_vmx, always, 1, true },
+	{ case_stop_order, always, 1, false },
 };
+
+static bool runs(const struct tcase *c, const struct pmu_test *pt)
+{
+	return c->applies(pt) && (pmu_is_sim(pt) || !c->sim_only);
+}
 
 int main(int argc, char **argv)
 {
@@ -931,13 +959,14 @@ int main(int argc, char **argv)
 	unsigned int i, planned = 0;
 
 	pmu_test_init(&pt, argc, argv);
+	on_hw = pt.hw;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		if (cases[i].applies(&pt))
+		if (runs(&cases[i], &pt))
 			planned += cases[i].results;
 	ktap_plan(planned);
 	violations();
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		if (cases[i].applies(&pt))
+		if (runs(&cases[i], &pt))
 			cases[i].run(&pt);
 	return ktap_finish();
 }

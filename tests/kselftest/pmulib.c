@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,26 @@
 #include "pmu_query.h"
 #include "pmulib.h"
 
+/* The real PMU: usable, absent (needs hardware), or refused (fails). */
+static void hw_init(struct pmu_test *t, int fd)
+{
+	int ret = pmu_query(fd, SKD_BACKEND_INTEL, 0, &t->pmu);
+
+	if (ret) {
+		close(fd);
+		ktap_fail_all("GET_PMU of the intel backend failed");
+	}
+	if (t->pmu.flags & SKD_PMU_USABLE)
+		return;
+	close(fd);
+	/* No PMU at all: what every VM of make check has. */
+	if (!t->pmu.perfmon_version || !t->pmu.nr_gp)
+		ktap_needs_hardware(t->pmu.why[0] ? t->pmu.why :
+				    "no architectural perfmon here");
+	ktap_fail_all(t->pmu.why[0] ? t->pmu.why :
+		      "the intel backend is not usable");
+}
+
 void pmu_test_init(struct pmu_test *t, int argc, char **argv)
 {
 	struct skd_pmu_info q;
@@ -23,36 +44,56 @@ void pmu_test_init(struct pmu_test *t, int argc, char **argv)
 
 	memset(t, 0, sizeof(*t));
 	if (argc < 2)
-		ktap_fail_all("usage: give a sim model name");
-	snprintf(name, sizeof(name), "sim:%s", argv[1]);
-	if (!pmu_parse_name("model", name, &backend, &t->sim_model))
-		ktap_fail_all("not a sim model");
+		ktap_fail_all("usage: give a sim model name, or hw");
 	t->model_name = argv[1];
+	t->hw = !strcmp(argv[1], "hw");
+	t->backend = t->hw ? SKD_BACKEND_INTEL : SKD_BACKEND_SIM;
+	snprintf(name, sizeof(name), "sim:%s", argv[1]);
+	if (!t->hw && !pmu_parse_name("model", name, &backend, &t->sim_model))
+		ktap_fail_all("not a sim model");
 	fd = skd_dev_open(false);
 	if (fd < 0)
 		ktap_fail_all("cannot open /dev/skidless");
-	ret = pmu_query(fd, SKD_BACKEND_SIM, t->sim_model, &t->pmu);
-	if (ret || !(t->pmu.flags & SKD_PMU_USABLE)) {
-		close(fd);
-		ktap_fail_all("the sim backend is not usable (skidless_sim.ko loaded?)");
+	if (t->hw) {
+		hw_init(t, fd);
+	} else {
+		ret = pmu_query(fd, SKD_BACKEND_SIM, t->sim_model, &t->pmu);
+		if (ret || !(t->pmu.flags & SKD_PMU_USABLE)) {
+			close(fd);
+			ktap_fail_all("the sim backend is not usable (skidless_sim.ko loaded?)");
+		}
 	}
-	/* Sessions take CPU 0's core type (a hybrid model has two). */
+	/* Sessions take CPU 0's core type (a hybrid part has two). */
 	for (cpu = 0; cpu < 64; cpu++) {
-		if (pmu_query_cpu(fd, SKD_BACKEND_SIM, t->sim_model, cpu, &q))
+		if (pmu_query_cpu(fd, t->backend, t->sim_model, cpu, &q))
 			continue;
 		if (q.core_type == t->pmu.core_type &&
 		    !strcmp(q.model_name, t->pmu.model_name))
 			t->cpu_mask |= 1ULL << cpu;
 	}
 	close(fd);
+	/*
+	 * A hybrid part: sessions take CPU 0's core type, so the test and
+	 * the workloads it forks run on those CPUs only.
+	 */
+	if (t->pmu.flags & SKD_PMU_HYBRID) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		for (cpu = 0; cpu < 64; cpu++)
+			if (t->cpu_mask & (1ULL << cpu))
+				CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			ktap_fail_all("cannot keep the test on CPU 0's core type");
+	}
 	skd_caps_from_info(&t->pmu, &t->caps);
 	if (!t->caps.events)
 		ktap_fail_all("the model's event list is not in the command");
-	ktap_diag("sim model %s: %s, perfmon v%u, %u GP + %u fixed counters, "
+	ktap_diag("%s %s: %s, perfmon v%u, %u GP + %u fixed counters, "
 		  "PEBS format %u, LBR depth %u%s, CPUs 0x%llx",
-		  t->model_name, t->pmu.model_name, t->pmu.perfmon_version,
-		  t->pmu.nr_gp, t->pmu.nr_fixed, t->pmu.pebs_format,
-		  t->pmu.lbr_depth,
+		  t->hw ? "PMU" : "sim model", t->model_name,
+		  t->pmu.model_name, t->pmu.perfmon_version, t->pmu.nr_gp,
+		  t->pmu.nr_fixed, t->pmu.pebs_format, t->pmu.lbr_depth,
 		  t->pmu.flags & SKD_PMU_ARCH_LBR ? " (architectural)" : "",
 		  (unsigned long long)t->cpu_mask);
 }
@@ -80,7 +121,7 @@ int pmu_config(const struct pmu_test *t, struct skd_config *cfg,
 	}
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->size = sizeof(*cfg);
-	cfg->backend = SKD_BACKEND_SIM;
+	cfg->backend = t->backend;
 	cfg->sim_model = t->sim_model;
 	cfg->ring_pages = ring_pages;
 	cfg->sample_period = period ? period : 100003;

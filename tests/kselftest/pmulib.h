@@ -16,17 +16,22 @@
 #define SIM_DEBUGFS	"/sys/kernel/debug/skidless-sim"
 
 struct pmu_test {
-	uint32_t sim_model;			/* enum skd_sim_model */
-	const char *model_name;			/* "skylake", ... */
+	bool hw;				/* the real PMU ("hw") */
+	uint32_t backend;			/* SKD_BACKEND_SIM or _INTEL */
+	uint32_t sim_model;			/* enum skd_sim_model; 0: hw */
+	const char *model_name;			/* "skylake", ..., "hw" */
 	struct skd_pmu_info pmu;		/* what GET_PMU says of CPU 0 */
 	struct skd_pmu_caps caps;		/* the planner's view of it */
 	uint64_t cpu_mask;			/* CPUs of CPU 0's core type */
 };
 
 /*
- * Resolve argv[1] (a sim model name) and ask the module about it. Ends the
- * test as failed when the module cannot give that model: the VM lane
- * always loads the simulated PMU.
+ * Resolve argv[1] (a sim model name, or "hw" for the machine's own PMU)
+ * and ask the module about it. Ends the test as failed when the module
+ * cannot give that model: the VM lane always loads the simulated PMU. With
+ * "hw" on a machine without a PMU (no architectural perfmon, or a
+ * hypervisor that hides it) the test needs hardware: not run, not
+ * skipped (ktap_needs_hardware()).
  */
 void pmu_test_init(struct pmu_test *t, int argc, char **argv);
 
@@ -42,6 +47,12 @@ int pmu_config(const struct pmu_test *t, struct skd_config *cfg,
 
 /* CONFIG's errno for @cfg on a fresh fd (0 on success), START not run. */
 int pmu_config_errno(const struct skd_config *cfg);
+
+/* Cases that need the device model's debugfs run only on a sim model. */
+static inline bool pmu_is_sim(const struct pmu_test *t)
+{
+	return !t->hw;
+}
 
 /* The model's counters of one CPU, from cpuN/stats. */
 struct sim_stats {

@@ -330,7 +330,9 @@ static void fill_config(struct recorder *rc)
 		cfg->flags |= SKD_CFG_PID;
 		cfg->pid = rc->o.pid ? rc->o.pid : rc->child.pid;
 	}
-	if (rc->o.cpu_list) {
+	if (rc->o.pmu.picked)
+		memcpy(rc->cpus, rc->o.pmu.picked_cpus, sizeof(rc->cpus));
+	if (rc->o.cpu_list || rc->o.pmu.picked) {
 		cfg->cpumask_bytes = sizeof(rc->cpus);
 		cfg->cpumask_ptr = (uintptr_t)rc->cpus;
 	}
@@ -739,6 +741,8 @@ int record_main(int argc, char *argv[])
 			skd_explain(SKD_OP_INFO, errno));
 		goto out;
 	}
+	rc.o.pmu.follows = rc.o.pid ||
+			   (rc.o.cmd && !rc.o.all_cpus && !rc.o.cpu_list);
 	if (!record_pmu_resolve(&rc.o.pmu, rc.fd, &rc.info) ||
 	    !check_limits(&rc))
 		goto out;

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,19 @@ static pid_t spawn_held(void (*work)(double), double seconds, int *go)
 	return pid;
 }
 
+/* Let @pid run only on the CPUs of @cpus (PMU_CPU_WORDS words). */
+static int pin_to(pid_t pid, const uint64_t *cpus)
+{
+	cpu_set_t set;
+	unsigned int cpu;
+
+	CPU_ZERO(&set);
+	for (cpu = 0; cpu < PMU_CPU_WORDS * 64 && cpu < CPU_SETSIZE; cpu++)
+		if (cpus[cpu / 64] & (1ULL << (cpu % 64)))
+			CPU_SET(cpu, &set);
+	return sched_setaffinity(pid, sizeof(set), &set);
+}
+
 /*
  * Sample @work in a child of its own under event @spec (and @branches),
  * following only that child. 0, or -1 after saying why.
@@ -164,6 +178,7 @@ static int sample_workload(const char *backend_arg, const char *spec,
 		.nr_event_args = 1,
 		.period = PERIOD,
 		.branch_sample = branches,
+		.follows = true,
 	};
 	struct skd_reader *reader = NULL;
 	struct skd_config cfg = { .size = sizeof(cfg) };
@@ -191,6 +206,11 @@ static int sample_workload(const char *backend_arg, const char *spec,
 		perror("fork");
 		goto out;
 	}
+	/* A hybrid part: the workload stays on the cores sampled. */
+	if (rp.picked && pin_to(pid, rp.picked_cpus)) {
+		perror("selftest: sched_setaffinity");
+		goto out_child;
+	}
 	cfg.flags = SKD_CFG_PID | SKD_CFG_EXCLUDE_KERNEL | SKD_CFG_NO_SIDEBAND;
 	cfg.backend = rp.backend;
 	cfg.sim_model = rp.backend == SKD_BACKEND_SIM ? rp.sim_model : 0;
@@ -201,6 +221,10 @@ static int sample_workload(const char *backend_arg, const char *spec,
 	cfg.nr_events = rp.nr_events;
 	cfg.event_attr_size = sizeof(rp.events[0]);
 	cfg.branch_sample = branches;
+	if (rp.picked) {
+		cfg.cpumask_ptr = (uintptr_t)rp.picked_cpus;
+		cfg.cpumask_bytes = sizeof(rp.picked_cpus);
+	}
 	ret = skd_dev_config(fd, &cfg);
 	if (ret) {
 		if (!record_pmu_explain(&rp, &cfg))

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "pmu.h"
+#include "pmu_query.h"
 #include "skidless.h"
 
 struct record_pmu {
@@ -24,6 +25,8 @@ struct record_pmu {
 	uint32_t branch_sample;		/* -b, -j, --call-graph lbr */
 	/* The session's CPUs (-C), PMU_CPU_WORDS words; NULL: all. */
 	const uint64_t *cpus;
+	/* The session follows a process (-p, or COMMAND without -a/-C). */
+	bool follows;
 
 	/* Resolved. */
 	uint32_t backend;		/* enum skd_backend_id */
@@ -34,6 +37,12 @@ struct record_pmu {
 	char names[SKD_MAX_EVENTS][160];
 	unsigned int nr_events;
 	char pmu_name[48];		/* "timer", "intel:skylake", ... */
+	/*
+	 * A hybrid part and a followed process without -C: the CPUs of CPU
+	 * 0's core type, which the session is then limited to.
+	 */
+	bool picked;
+	uint64_t picked_cpus[PMU_CPU_WORDS];
 };
 
 /*
@@ -52,8 +61,9 @@ bool record_pmu_backend_arg(struct record_pmu *rp, const char *arg);
  * Pick the backend (the module's default, or intel when events are asked
  * for and the default is the timer), ask the module about the PMU of the
  * session's CPUs and turn the -e specs into events. On a hybrid part the
- * CPUs must be of one core type, as the module requires. Prints why on
- * failure.
+ * CPUs must be of one core type, as the module requires: -C or -a over
+ * both is refused; a followed process is sampled on CPU 0's core type
+ * (->picked), which is said on stderr. Prints why on failure.
  */
 bool record_pmu_resolve(struct record_pmu *rp, int fd,
 			const struct skd_info *info);

@@ -220,8 +220,11 @@ int skd_capture_open(const char *path, struct skd_capture *c, char *err,
 	}
 	if (h->version != SKD_FILE_VERSION) {
 		snprintf(err, errlen,
-			 "%s is capture format %u; this skidless reads %u",
-			 path, h->version, SKD_FILE_VERSION);
+			 "%s is capture format %u; this skidless reads %u%s",
+			 path, h->version, SKD_FILE_VERSION,
+			 h->version == 1 ? " (format 1 came before config1; "
+			 "read it with the skidless that recorded it, or "
+			 "record it again)" : "");
 		ret = -EPROTO;
 		goto err_unmap;
 	}

@@ -16,7 +16,11 @@
 #include "skidless.h"
 
 #define SKD_FILE_MAGIC		"SKIDLESS"
-#define SKD_FILE_VERSION	1U
+/*
+ * 2: struct skd_event_attr grew config1 (48 bytes, uapi version 1), which
+ * moved skd_frec_event's name. Version 1 files are refused, not misread.
+ */
+#define SKD_FILE_VERSION	2U
 
 struct skd_file_header {
 	char magic[8];

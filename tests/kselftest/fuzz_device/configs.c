@@ -108,9 +108,16 @@ static void good_sim(struct skd_config *c)
 		ev_buf[i].config = PICK(safe_events);
 		if (chance(300))
 			ev_buf[i].sample_period = 100000 + below(10000000);
-		if (chance(100))
-			ev_buf[i].flags = chance(500) ? SKD_EV_EXCLUDE_USER :
-							SKD_EV_EXCLUDE_KERNEL;
+		/*
+		 * An event's exclusion joins the session's: the same mode,
+		 * or the one the session does not exclude (both: nothing).
+		 */
+		if (chance(100) && !(c->flags & SKD_CFG_EXCLUDE_USER))
+			ev_buf[i].flags = c->flags & SKD_CFG_EXCLUDE_KERNEL ||
+					  chance(500) ? SKD_EV_EXCLUDE_KERNEL :
+							SKD_EV_EXCLUDE_USER;
+		else if (chance(100))
+			ev_buf[i].flags = SKD_EV_EXCLUDE_USER;
 	}
 	c->events_ptr = (uintptr_t)ev_buf;
 	c->nr_events = n;
@@ -350,10 +357,15 @@ static void corrupt(struct skd_config *c, bool sim)
 			e->reserved0[below(3)] = 1 + below(255);
 		break;
 	case 27:
-		/* USR, OS, PC, INT, ANY, EN, or above bit 31 */
+		/*
+		 * USR, OS, PC, INT, EN, or above bit 31. Not EDGE, which is
+		 * the user's, nor ANY, which perfmon v3 and v4 take.
+		 */
 		bit = chance(500) ? 16 + below(7) : 32 + below(32);
 		if (bit == 18)
 			bit = 19;
+		if (bit == 21)
+			bit = 20;
 		e->config |= 1ULL << bit;
 		break;
 	case 28:
