@@ -259,17 +259,20 @@ static void test_msrs_restored(const struct pmu_test *pt)
 	struct skd_config cfg;
 	struct test_session s;
 	unsigned int i, k, cpu, n, stopped = 0, closed = 0, set = 0;
-	bool ok, ran = true;
+	/* CPUs 0 and 1, of the session's core type (a hybrid part: CPU 0). */
+	unsigned int cpus = pt->cpu_mask & 2 ? 2 : 1;
+	bool ok = true, ran = true;
 	pid_t spin;
 
 	for (i = 2; i < nr[0]; i++)
 		specs[0][i] = "branches";
 	n = presets(pt, p);
-	for (cpu = 0; cpu < 2; cpu++)
+	for (cpu = 0; cpu < cpus; cpu++) {
 		for (i = 0; i < n; i++)
 			set += !sim_msr_write(cpu, p[i].msr, p[i].val);
-	ok = set == 2 * n && !sim_msrs_read(0, &before[0]) &&
-	     !sim_msrs_read(1, &before[1]);
+		ok = ok && !sim_msrs_read(cpu, &before[cpu]);
+	}
+	ok = ok && set == cpus * n;
 	for (k = 0; ok && k < 2; k++) {
 		ok = !pmu_config(pt, &cfg, ev, specs[k], nr[k], 100003, 16);
 		cfg.branch_sample = k ? 0 : SKD_BRANCH_ANY | SKD_BRANCH_USER;
@@ -281,13 +284,13 @@ static void test_msrs_restored(const struct pmu_test *pt)
 		ran &= !skd_dev_start(s.fd);
 		reap(spin);
 		skd_dev_stop(s.fd);
-		for (cpu = 0; cpu < 2; cpu++)
+		for (cpu = 0; cpu < cpus; cpu++)
 			stopped += sim_msrs_read(cpu, &after[cpu]) ? 100 :
 				   msr_diffs(&before[cpu], &after[cpu]);
 		/* A second run on the same fd restores again, as does close. */
 		skd_dev_start(s.fd);
 		session_close(&s);
-		for (cpu = 0; cpu < 2; cpu++)
+		for (cpu = 0; cpu < cpus; cpu++)
 			closed += sim_msrs_read(cpu, &after[cpu]) ? 100 :
 				  msr_diffs(&before[cpu], &after[cpu]);
 	}

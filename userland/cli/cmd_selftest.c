@@ -179,6 +179,7 @@ static int sample_workload(const char *backend_arg, const char *spec,
 		.period = PERIOD,
 		.branch_sample = branches,
 		.follows = true,
+		.quiet = true,		/* describe() said it */
 	};
 	struct skd_reader *reader = NULL;
 	struct skd_config cfg = { .size = sizeof(cfg) };
@@ -337,6 +338,8 @@ static bool describe(const char *backend_arg, struct record_pmu *rp)
 	}
 	rp->event_args[0] = "cycles";
 	rp->nr_event_args = 1;
+	/* The checks follow workloads of their own (sample_workload()). */
+	rp->follows = true;
 	if (skd_dev_info(fd, &info))
 		fprintf(stderr, "%s: %s\n", PROG_NAME,
 			skd_explain(SKD_OP_INFO, errno));

@@ -116,13 +116,14 @@ static bool query_pmu(struct record_pmu *rp, int fd)
 
 		skd_cpulist_format(groups[0].cpus, PMU_CPU_WORDS, list,
 				   sizeof(list));
-		fprintf(stderr, "%s: a hybrid part: the process is sampled "
-			"while it runs on the %ss (CPUs %s, %s), not on the "
-			"other core type; -C picks CPUs (and samples all they "
-			"run)\n", PROG_NAME,
-			pmu_core_type_name(groups[0].info.core_type, type,
-					   sizeof(type)), list,
-			groups[0].info.model_name);
+		if (!rp->quiet)
+			fprintf(stderr, "%s: a hybrid part: the process is "
+				"sampled while it runs on the %ss (CPUs %s, "
+				"%s), not on the other core type; -C picks "
+				"CPUs (and samples all they run)\n", PROG_NAME,
+				pmu_core_type_name(groups[0].info.core_type,
+						   type, sizeof(type)), list,
+				groups[0].info.model_name);
 		memcpy(rp->picked_cpus, groups[0].cpus,
 		       sizeof(rp->picked_cpus));
 		rp->picked = true;

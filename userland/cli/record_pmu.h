@@ -27,6 +27,7 @@ struct record_pmu {
 	const uint64_t *cpus;
 	/* The session follows a process (-p, or COMMAND without -a/-C). */
 	bool follows;
+	bool quiet;			/* no note on stderr (said already) */
 
 	/* Resolved. */
 	uint32_t backend;		/* enum skd_backend_id */

@@ -109,14 +109,17 @@ static void good_sim(struct skd_config *c)
 		if (chance(300))
 			ev_buf[i].sample_period = 100000 + below(10000000);
 		/*
-		 * An event's exclusion joins the session's: the same mode,
-		 * or the one the session does not exclude (both: nothing).
+		 * An event's exclusion joins the session's, so a valid one
+		 * is the session's own, or either mode when the session
+		 * excludes none (both would leave nothing to count).
 		 */
-		if (chance(100) && !(c->flags & SKD_CFG_EXCLUDE_USER))
-			ev_buf[i].flags = c->flags & SKD_CFG_EXCLUDE_KERNEL ||
-					  chance(500) ? SKD_EV_EXCLUDE_KERNEL :
-							SKD_EV_EXCLUDE_USER;
-		else if (chance(100))
+		if (!chance(100))
+			continue;
+		if (c->flags & SKD_CFG_EXCLUDE_USER)
+			ev_buf[i].flags = SKD_EV_EXCLUDE_USER;
+		else if (c->flags & SKD_CFG_EXCLUDE_KERNEL || chance(500))
+			ev_buf[i].flags = SKD_EV_EXCLUDE_KERNEL;
+		else
 			ev_buf[i].flags = SKD_EV_EXCLUDE_USER;
 	}
 	c->events_ptr = (uintptr_t)ev_buf;
