@@ -9,6 +9,7 @@
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -263,9 +264,21 @@ static int skd_open(struct inode *inode, struct file *file)
 {
 	struct skd_session *s;
 
-	/* The device mode keeps others out; this keeps out unprivileged root. */
+	/*
+	 * The device mode keeps others out; this keeps out unprivileged root,
+	 * as perf's own check does at every kernel.perf_event_paranoid level.
+	 * Samples carry kernel addresses, branch stacks and data addresses:
+	 * under kernel lockdown's confidentiality mode perf refuses such
+	 * state (LOCKDOWN_PERF), and so does skidless. The LSM's perf hook
+	 * (security_perf_event_open()) is not exported to modules: the LSMs
+	 * see the open of /dev/skidless instead.
+	 */
 	if (!perfmon_capable())
 		return -EPERM;
+	if (security_locked_down(LOCKDOWN_PERF)) {
+		pr_info_ratelimited("refused: the kernel is locked down (confidentiality), which forbids reading PMU samples\n");
+		return -EPERM;
+	}
 	s = skd_session_create();
 	if (!s)
 		return -ENOMEM;

@@ -196,8 +196,9 @@ if [ "$(cat "$OUT/debug-kernel.rc" 2>/dev/null)" = 0 ]; then
 	# scan and lockdep check: the whole suite but its million-call fuzz
 	# run (stress.list has one sized for this kernel) and then the 1000
 	# load/unload cycles; the rest of stress.list. About 10 minutes each.
-	{ grep -v '^fuzz_device ' tests/kselftest/list
-	  grep '^module_cycle' tests/kselftest/stress.list; } > "$OUT/debug-suite.list"
+	{ grep -v '^fuzz_device \|^lockdown' tests/kselftest/list
+	  grep '^module_cycle' tests/kselftest/stress.list
+	  grep '^lockdown' tests/kselftest/list; } > "$OUT/debug-suite.list"
 	grep -v '^module_cycle' tests/kselftest/stress.list > "$OUT/debug-stress.list"
 	vms=()
 	for lane in suite stress; do

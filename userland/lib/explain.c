@@ -20,8 +20,10 @@ static const struct explanation table[] = {
 	{ SKD_OP_OPEN, EACCES,
 	  "permission denied on /dev/skidless (mode 0600): run as root" },
 	{ SKD_OP_OPEN, EPERM,
-	  "opening /dev/skidless needs CAP_PERFMON or CAP_SYS_ADMIN: run as "
-	  "root, or grant the capability (setcap cap_perfmon+ep skidless)" },
+	  "opening /dev/skidless needs CAP_PERFMON or CAP_SYS_ADMIN (run as "
+	  "root, or grant the capability: setcap cap_perfmon+ep skidless) and "
+	  "a kernel not locked down for confidentiality (see "
+	  "/sys/kernel/security/lockdown)" },
 	{ SKD_OP_CONFIG, EOPNOTSUPP,
 	  "the loaded module does not know a setting this skidless uses: it is "
 	  "older than the tool; load the module that came with this skidless" },
