@@ -30,6 +30,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -326,19 +327,28 @@ static pid_t spawn_syscaller(double seconds)
 	return pid;
 }
 
-/* /skd/bin/busyloop on @cpu: another program, in another process. */
+/*
+ * The busyloop program beside this one (/skd/bin in the VM, build/kselftest
+ * in a tree) on @cpu: another program, in another process.
+ */
 static pid_t spawn_busyloop_on(double seconds, int cpu)
 {
-	char arg[32];
+	char arg[32], path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 16);
 	cpu_set_t set;
-	pid_t pid = fork();
+	pid_t pid;
 
+	if (n <= 0)
+		return -1;
+	path[n] = '\0';
+	strcpy(strrchr(path, '/') + 1, "busyloop");
+	pid = fork();
 	if (!pid) {
 		CPU_ZERO(&set);
 		CPU_SET(cpu, &set);
 		sched_setaffinity(0, sizeof(set), &set);
 		snprintf(arg, sizeof(arg), "%.1f", seconds);
-		execl("/skd/bin/busyloop", "busyloop", arg, (char *)NULL);
+		execl(path, "busyloop", arg, (char *)NULL);
 		_exit(127);
 	}
 	return pid;
