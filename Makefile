@@ -161,10 +161,17 @@ install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	depmod -a $(KERNELRELEASE)
 
+# The module's build reads Intel's event lists with a host program that
+# links json-c: DKMS builds need libjson-c-dev (and pkg-config) too.
 dkms-install:
+	@pkg-config --exists json-c || { echo "dkms-install: the module's" \
+		"build needs json-c: apt-get install libjson-c-dev pkg-config"; exit 1; }
 	rm -rf /usr/src/skidless-$(VERSION)
 	mkdir -p /usr/src/skidless-$(VERSION)
 	cp -r Kbuild dkms.conf kmod uapi /usr/src/skidless-$(VERSION)/
+	find /usr/src/skidless-$(VERSION) \( -name '*.o' -o -name '.*.cmd' \
+		-o -name '*.mod' -o -name '*.mod.c' -o -name '*.ko' \
+		-o -name event_table.c -o -name gen_events \) -delete
 	dkms add -m skidless -v $(VERSION)
 	dkms build -m skidless -v $(VERSION) -k $(KERNELRELEASE)
 	dkms install -m skidless -v $(VERSION) -k $(KERNELRELEASE)
@@ -176,4 +183,4 @@ clean:
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
 
-.PHONY: all module tools kselftests test-modules vm-bin check bench demo install dkms-install clean
+.PHONY: all module tools kselftests vm-bin check bench demo install dkms-install clean

@@ -316,32 +316,34 @@ int sim_wrmsr(const struct sim_model *m, u32 msr, u64 val)
 	return 0;
 }
 
-int sim_peek(u32 msr, u64 *val)
+/* This CPU's register @msr, past the rules: 0 or -errno into @err. */
+static u64 *raw_reg(u32 msr, int *err)
 {
 	struct sim_cpu *sc = this_cpu_ptr(sim_cpus);
-	u64 *reg;
+	u64 *reg = sc->model ? reg_of(sc->core, &sc->r, msr) : NULL;
 
-	if (!sc->model)
-		return -ENODEV;
-	reg = reg_of(sc->core, &sc->r, msr);
-	if (!reg)
-		return -EIO;
-	*val = *reg;
-	return 0;
+	*err = !sc->model ? -ENODEV : reg ? 0 : -EIO;
+	return reg;
+}
+
+int sim_peek(u32 msr, u64 *val)
+{
+	int err;
+	u64 *reg = raw_reg(msr, &err);
+
+	if (reg)
+		*val = *reg;
+	return err;
 }
 
 int sim_poke(u32 msr, u64 val)
 {
-	struct sim_cpu *sc = this_cpu_ptr(sim_cpus);
-	u64 *reg;
+	int err;
+	u64 *reg = raw_reg(msr, &err);
 
-	if (!sc->model)
-		return -ENODEV;
-	reg = reg_of(sc->core, &sc->r, msr);
-	if (!reg)
-		return -EIO;
-	*reg = val;
-	return 0;
+	if (reg)
+		*reg = val;
+	return err;
 }
 
 /*

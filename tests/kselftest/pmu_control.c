@@ -66,20 +66,10 @@ static int start_errno(const struct pmu_test *pt, const char *const *specs,
 {
 	struct skd_event_attr ev[SKD_MAX_EVENTS];
 	struct skd_config cfg;
-	struct test_session s;
 	int ret;
 
 	ret = pmu_config(pt, &cfg, ev, specs, nr, 1000003, 4);
-	if (ret)
-		return ret;
-	ret = session_open(&s, &cfg);
-	if (ret)
-		return ret;
-	ret = skd_dev_start(s.fd);
-	if (!ret)
-		skd_dev_stop(s.fd);
-	session_close(&s);
-	return ret;
+	return ret ? ret : pmu_start_errno(&cfg);
 }
 
 static void test_held_counters(const struct pmu_test *pt)

@@ -147,6 +147,21 @@ int pmu_config_errno(const struct skd_config *cfg)
 	return ret;
 }
 
+int pmu_start_errno(const struct skd_config *cfg)
+{
+	struct test_session s;
+	int ret;
+
+	ret = session_open(&s, cfg);
+	if (ret)
+		return ret;
+	ret = skd_dev_start(s.fd);
+	if (!ret)
+		skd_dev_stop(s.fd);
+	session_close(&s);
+	return ret;
+}
+
 static FILE *open_cpu_file(unsigned int cpu, const char *what,
 			   const char *mode)
 {

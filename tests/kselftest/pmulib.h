@@ -47,6 +47,8 @@ int pmu_config(const struct pmu_test *t, struct skd_config *cfg,
 
 /* CONFIG's errno for @cfg on a fresh fd (0 on success), START not run. */
 int pmu_config_errno(const struct skd_config *cfg);
+/* CONFIG then START on a fresh fd: the first errno (0: it ran, stopped). */
+int pmu_start_errno(const struct skd_config *cfg);
 
 /* Cases that need the device model's debugfs run only on a sim model. */
 static inline bool pmu_is_sim(const struct pmu_test *t)
