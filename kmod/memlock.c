@@ -55,6 +55,8 @@ int skd_memlock_charge(struct skd_memlock *ml, unsigned long pages)
 		rlim = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
 		if (atomic64_read(&current->mm->pinned_vm) + extra > rlim &&
 		    !capable(CAP_IPC_LOCK)) {
+			pr_info_ratelimited("refused: %lu more pages to pin than RLIMIT_MEMLOCK allows beside mlock_kb (ulimit -l, smaller rings, or the mlock_kb parameter)\n",
+					    extra);
 			ret = -EPERM;
 			goto out;
 		}

@@ -83,24 +83,41 @@ static void save_msrs(struct skd_pmu_cpu *pc)
 	save(pc, MSR_CORE_PERF_GLOBAL_CTRL, p->global_ctrl);
 }
 
-/* Put back what save_msrs() found, enables first (GLOBAL_CTRL is last saved). */
+static void restore_one(const struct skd_pmu_ops *ops,
+			const struct skd_saved_msr *sv)
+{
+	u64 cur;
+
+	if (sv->mask == ~0ULL) {
+		ops->write_msr(sv->msr, sv->val);
+	} else if (!ops->read_msr(sv->msr, &cur)) {
+		/* Another owner's bits stay as they are now. */
+		ops->write_msr(sv->msr, (cur & ~sv->mask) |
+				       (sv->val & sv->mask));
+	}
+}
+
+/*
+ * Put back what save_msrs() found, in reverse, but GLOBAL_CTRL (saved
+ * last) at the very end: the bits it gives back may be on (perf keeps
+ * every counter enabled there), and our selects must be inert by then.
+ */
 static void restore_msrs(struct skd_pmu_cpu *pc)
 {
 	const struct skd_pmu_ops *ops = pc->ps->ops;
 	unsigned int i = pc->nr_saved;
-	u64 cur;
+	const struct skd_saved_msr *ctrl = NULL;
 
 	while (i--) {
 		const struct skd_saved_msr *sv = &pc->saved[i];
 
-		if (sv->mask == ~0ULL) {
-			ops->write_msr(sv->msr, sv->val);
-		} else if (!ops->read_msr(sv->msr, &cur)) {
-			/* Another owner's bits stay as they are now. */
-			ops->write_msr(sv->msr, (cur & ~sv->mask) |
-					       (sv->val & sv->mask));
-		}
+		if (sv->msr == MSR_CORE_PERF_GLOBAL_CTRL)
+			ctrl = sv;
+		else
+			restore_one(ops, sv);
 	}
+	if (ctrl)
+		restore_one(ops, ctrl);
 	pc->nr_saved = 0;
 }
 

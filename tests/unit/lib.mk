@@ -1,5 +1,5 @@
 # Record decoding, the capture file, profile loading and the small helpers
-# of userland/lib (cpulist, hmap, explain).
+# of userland/lib (cpulist, hmap, explain, memlock_explain).
 #
 # test_profile symbolizes against the ELF fixtures that symbols.mk builds
 # (and the headers it generates from readelf). This fragment is included
@@ -33,6 +33,7 @@ $(UBUILD)/test_profile: test_profile.c $(LIB_SRC)/profile.c $(LIB_SRC)/capture.c
 		$(filter %.c,$^) $(ULDLIBS) $(shell pkg-config --libs libelf)
 
 $(UBUILD)/test_misc: test_misc.c $(LIB_SRC)/cpulist.c $(LIB_SRC)/hmap.c \
-		$(LIB_SRC)/explain.c $(LIB_SRC)/cpulist.h $(LIB_SRC)/hmap.h \
-		$(LIB_SRC)/explain.h | $(UBUILD)
+		$(LIB_SRC)/explain.c $(LIB_SRC)/memlock_explain.c \
+		$(LIB_SRC)/cpulist.h $(LIB_SRC)/hmap.h $(LIB_SRC)/explain.h \
+		$(LIB_SRC)/memlock_explain.h | $(UBUILD)
 	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^) $(ULDLIBS)

@@ -12,9 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cpulist.h"
 #include "explain.h"
+#include "memlock_explain.h"
 #include "hmap.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -483,6 +485,35 @@ static void test_explain_never_null(void **state)
 	assert_string_equal(skd_explain((enum skd_op)99, ENOENT), strerror(ENOENT));
 }
 
+/*
+ * The module's charge (kmod/memlock.c): mlock_kb (516 KiB unless the
+ * module says otherwise) per online CPU, the rest against RLIMIT_MEMLOCK.
+ * Under a 64 KiB limit, rings of 4096 pages on 4096 CPUs (64 GiB) exceed
+ * it and the sentence names the limit and -m; one page on one CPU fits.
+ */
+static void test_memlock_explain(void **state)
+{
+	struct rlimit old, low = { 64 * 1024, 64 * 1024 };
+	char why[512] = "";
+	bool over, under;
+
+	(void)state;
+	assert_int_equal(getrlimit(RLIMIT_MEMLOCK, &old), 0);
+	if (old.rlim_max != RLIM_INFINITY && old.rlim_max < low.rlim_max)
+		low.rlim_cur = low.rlim_max = old.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_MEMLOCK, &low), 0);
+	over = skd_memlock_explain(4096, 4096, why, sizeof(why));
+	under = skd_memlock_explain(1, 1, why + 256, sizeof(why) - 256);
+	/* Raising it back needs the privilege lowering it did not: best effort. */
+	setrlimit(RLIMIT_MEMLOCK, &old);
+	assert_true(over);
+	assert_non_null(strstr(why, "RLIMIT_MEMLOCK"));
+	assert_non_null(strstr(why, "smaller -m"));
+	/* 4096 CPUs x 4097 pages (a control page each) x 4 KiB */
+	assert_non_null(strstr(why, "67125248 KiB"));
+	assert_false(under);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -496,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_explain_table),
 		cmocka_unit_test(test_explain_fallback),
 		cmocka_unit_test(test_explain_never_null),
+		cmocka_unit_test(test_memlock_explain),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,6 +25,7 @@
 #include "events.h"
 #include "device.h"
 #include "explain.h"
+#include "memlock_explain.h"
 #include "params.h"
 #include "reader.h"
 #include "record_ksyms.h"
@@ -659,7 +660,13 @@ static int start_session(struct recorder *rc)
 	fill_config(rc);
 	ret = skd_dev_config(rc->fd, &rc->cfg);
 	if (ret) {
-		if (!record_pmu_explain(&rc->o.pmu, &rc->cfg))
+		char why[512];
+
+		if (ret == -EPERM &&
+		    skd_memlock_explain(rc->cfg.ring_pages,
+					rc->info.nr_cpu_ids, why, sizeof(why)))
+			fprintf(stderr, "%s: %s\n", PROG_NAME, why);
+		else if (!record_pmu_explain(&rc->o.pmu, &rc->cfg))
 			fprintf(stderr, "%s: %s\n", PROG_NAME,
 				skd_explain(SKD_OP_CONFIG, -ret));
 		return ret;

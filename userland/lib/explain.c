@@ -51,9 +51,10 @@ static const struct explanation table[] = {
 	  "the events do not fit the PMU's counters: use fewer -e events "
 	  "(`skidless info --pmu` gives the counters)" },
 	{ SKD_OP_CONFIG, EPERM,
-	  "PEBS is refused while kernel page-table isolation is on: boot with "
-	  "pti=off, use a CPU not affected by Meltdown, or drop the p "
-	  "modifiers" },
+	  "refused: PEBS while kernel page-table isolation is on (boot with "
+	  "pti=off, or drop the p modifiers), or rings larger than the memory "
+	  "you may pin (a smaller -m, ulimit -l, CAP_IPC_LOCK, or the "
+	  "module's mlock_kb); the kernel log says which" },
 	{ SKD_OP_START, EBUSY,
 	  "the PMU is in use by another skidless session, perf or the NMI "
 	  "watchdog: stop them (sysctl kernel.nmi_watchdog=0) and retry" },
