@@ -110,6 +110,34 @@ static void raise_pmi(struct sim_cpu *sc, struct pt_regs *regs)
 		sc->stats.pmis_late++;
 }
 
+/*
+ * The first general-purpose counter that counts, interrupts, and is about
+ * to be turned off by GLOBAL_CTRL = @val overflows now: its status bit is
+ * set and its PMI delivered before the write lands (sim_overflow_at_off).
+ */
+void sim_overflow_before_off(struct sim_cpu *sc, u64 val)
+{
+	struct sim_regs *r = &sc->r;
+	struct pt_regs regs = {};
+	unsigned int i;
+	u64 sel;
+
+	for (i = 0; i < sc->core->nr_gp; i++) {
+		sel = r->evtsel[i];
+		if (!(r->global_ctrl & ~val & BIT_ULL(i)) ||
+		    !(sel & ARCH_PERFMON_EVENTSEL_ENABLE) ||
+		    !(sel & ARCH_PERFMON_EVENTSEL_INT) ||
+		    (r->pebs_enable & BIT_ULL(i)))
+			continue;
+		r->pmc[i] = 0;
+		r->global_status |= BIT_ULL(i);
+		sc->stats.overflows++;
+		regs.ip = _RET_IP_;
+		raise_pmi(sc, &regs);
+		return;
+	}
+}
+
 static bool counts_in_mode(const struct sim_cpu *sc, unsigned int idx,
 			   bool user)
 {

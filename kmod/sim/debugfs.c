@@ -14,6 +14,10 @@
  *                  masks on the architectural LBR's CPUID.1CH:EBX (CPL,
  *                  branch-type, call-stack filtering) and ECX (mispredict,
  *                  cycles, type fields); 0x7 each by default
+ *   overflow_at_off
+ *                  1: a GLOBAL_CTRL write turning off a counter that
+ *                  interrupts makes it overflow first, its PMI taken
+ *                  before the write lands (sim.h)
  *   foreign_ctrl, foreign_fixed, foreign_debugctl
  *                  bits of GLOBAL_CTRL, FIXED_CTR_CTRL and DEBUGCTL
  *                  another PMU owner holds: a write changing them is a
@@ -208,6 +212,8 @@ int sim_debugfs_init(void)
 	debugfs_create_x32("lbr_filters", 0600, sim_dir, &sim_lbr_filters);
 	debugfs_create_x32("lbr_info_fields", 0600, sim_dir,
 			   &sim_lbr_info_fields);
+	debugfs_create_bool("overflow_at_off", 0600, sim_dir,
+			    &sim_overflow_at_off);
 	debugfs_create_x64("foreign_ctrl", 0600, sim_dir, &sim_foreign_ctrl);
 	debugfs_create_x64("foreign_fixed", 0600, sim_dir, &sim_foreign_fixed);
 	debugfs_create_x64("foreign_debugctl", 0600, sim_dir,

@@ -26,6 +26,7 @@ bool sim_tfa;
 bool sim_vmx;
 u32 sim_lbr_filters = 0x7, sim_lbr_info_fields = 0x7;
 u64 sim_foreign_ctrl, sim_foreign_fixed, sim_foreign_debugctl;
+bool sim_overflow_at_off;
 
 static struct skd_sim_provider provider = {
 	.owner	= THIS_MODULE,

@@ -23,6 +23,7 @@
  * IRQs off or in the PMI, the clock in its hard-IRQ tick. The clock waits
  * for a PMI it raised, so the PMI handler never races it.
  */
+#include <linux/hardirq.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
 
@@ -312,6 +313,9 @@ int sim_wrmsr(const struct sim_model *m, u32 msr, u64 val)
 		memset(sc->r.lbr_info, 0, sizeof(sc->r.lbr_info));
 	}
 	check_write(sc, msr, *reg, val);
+	if (msr == MSR_CORE_PERF_GLOBAL_CTRL && READ_ONCE(sim_overflow_at_off) &&
+	    !in_nmi())
+		sim_overflow_before_off(sc, val);
 	*reg = val;
 	return 0;
 }

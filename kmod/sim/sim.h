@@ -166,6 +166,13 @@ extern bool sim_vmx;		/* VMX on: a guest could be entered */
 extern u32 sim_lbr_filters, sim_lbr_info_fields;
 /* Bits another PMU owner holds: any write that changes them is logged. */
 extern u64 sim_foreign_ctrl, sim_foreign_fixed, sim_foreign_debugctl;
+/*
+ * A counter may overflow at any instruction, the last one before the
+ * driver turns it off included: on a GLOBAL_CTRL write (outside the PMI)
+ * that turns off a counting counter which interrupts, make it overflow
+ * first and deliver its PMI.
+ */
+extern bool sim_overflow_at_off;
 
 /* Per-CPU state, allocated at load (too big for static per-CPU data). */
 extern struct sim_cpu __percpu *sim_cpus;
@@ -199,6 +206,8 @@ void sim_check_setup(struct sim_cpu *sc);
 /* clock.c: the clock that counts. */
 void sim_clock_attach(struct sim_cpu *sc);
 void sim_clock_detach(struct sim_cpu *sc);
+/* sim_overflow_at_off: before GLOBAL_CTRL becomes @val. Not in the PMI. */
+void sim_overflow_before_off(struct sim_cpu *sc, u64 val);
 
 /* record.c: what the hardware writes. */
 bool sim_write_pebs(struct sim_cpu *sc, unsigned int idx, u32 config,

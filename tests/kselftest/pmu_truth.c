@@ -685,14 +685,22 @@ static void case_arch_lbr_caps(const struct pmu_test *pt)
 	struct skd_event_attr ev[1];
 	struct skd_config cfg;
 	struct seen full = { 0 }, bare = { 0 };
-	int stack, r1, r2;
+	int stack, cpl, r1, r2;
 
-	/* Call stacks need CPL and branch-type filtering too. */
+	/*
+	 * Call stacks need CPL and branch-type filtering too, at both
+	 * privilege levels; user-only branches need CPL filtering.
+	 */
 	knob("lbr_filters", "0x4");
 	stack = config_one(pt, &cfg, ev, "branches:p", 20011);
-	cfg.branch_sample = SKD_BRANCH_CALL_STACK | SKD_BRANCH_USER;
+	cfg.branch_sample = SKD_BRANCH_CALL_STACK;
 	if (!stack)
 		stack = pmu_config_errno(&cfg);
+	knob("lbr_filters", "0x6");
+	cpl = config_one(pt, &cfg, ev, "branches:p", 20011);
+	cfg.branch_sample = SKD_BRANCH_ANY | SKD_BRANCH_USER;
+	if (!cpl)
+		cpl = pmu_config_errno(&cfg);
 	knob("lbr_filters", "0x7");
 	/* INFO fields only where CPUID.1CH:ECX says they are filled. */
 	knob("lbr_info_fields", "0x0");
@@ -705,14 +713,17 @@ static void case_arch_lbr_caps(const struct pmu_test *pt)
 	cfg.branch_sample = SKD_BRANCH_ANY | SKD_BRANCH_USER;
 	if (!r2)
 		r2 = run_session(&cfg, spawn_spinner(RUN_SECONDS), &full);
-	ktap_result(pass_clean(stack == -EOPNOTSUPP && !r1 && !r2 &&
+	ktap_result(pass_clean(stack == -EOPNOTSUPP && cpl == -EOPNOTSUPP &&
+			       !r1 && !r2 &&
 			       bare.with_branches && full.with_branches &&
 			       !bare.lbr_cycles && !bare.lbr_type &&
 			       full.lbr_cycles && full.lbr_type,
 			       "arch-lbr-caps"),
 		    "arch-lbr-caps: no call stack without CPL and type filters "
-		    "(%s); cycles/type fields only when CPUID.1CH:ECX has them "
+		    "(%s), no user-only branches without CPL filtering (%s); "
+		    "cycles/type fields only when CPUID.1CH:ECX has them "
 		    "(%llu/%llu without, %llu/%llu with)", strerror(-stack),
+		    strerror(-cpl),
 		    (unsigned long long)bare.lbr_cycles,
 		    (unsigned long long)bare.lbr_type,
 		    (unsigned long long)full.lbr_cycles,
@@ -862,7 +873,11 @@ static void case_vmx(const struct pmu_test *pt)
 		    "after (rc %d)", strerror(-plain), mod_during, mod_after);
 }
 
-/* Item 16: START/STOP under a high PMI rate: every PMI claimed. */
+/*
+ * Item 16: START/STOP under a high PMI rate: every PMI claimed. The model
+ * also makes a counter overflow right as STOP turns it off (its
+ * overflow_at_off knob), the PMI a real counter can raise at that point.
+ */
 static void case_stop_order(const struct pmu_test *pt)
 {
 	struct skd_event_attr ev[1];
@@ -878,6 +893,8 @@ static void case_stop_order(const struct pmu_test *pt)
 	ret = config_one(pt, &cfg, ev, "br_inst_retired.all_branches", 2003);
 	spin = spawn_spinner(3 * RUN_SECONDS);
 	cfg.flags &= ~SKD_CFG_PID;
+	if (pmu_is_sim(pt))
+		knob("overflow_at_off", "1");
 	for (i = 0; !ret && i < 100; i++) {
 		if (session_open(&s, &cfg))
 			break;
@@ -887,6 +904,8 @@ static void case_stop_order(const struct pmu_test *pt)
 		}
 		session_close(&s);
 	}
+	if (pmu_is_sim(pt))
+		knob("overflow_at_off", "0");
 	kill(spin, SIGKILL);
 	reap(spin);
 	f = popen("dmesg", "r");
