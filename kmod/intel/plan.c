@@ -1113,6 +1113,38 @@ static int plan_pebs_record(struct planner *p)
 	return 0;
 }
 
+/*
+ * Rules 1 to 7 for every event, in their order. Not inlined: the message
+ * buffers of the rules stay out of skd_pmu_plan()'s frame, which holds
+ * the planner (a debug kernel's KASAN redzones push the sum past 2 KiB).
+ */
+static noinline int plan_events(struct planner *p)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < p->nr; i++)
+		ret = check_event(p, i);
+	for (i = 0; !ret && i < p->nr; i++) {
+		ret = resolve_event(p, i);
+		if (!ret)
+			ret = restrict_pebs(p, i);
+		if (!ret)
+			ret = check_extra(p, i);
+	}
+	if (!ret)
+		ret = add_ldlat_aux(p);
+	if (!ret)
+		ret = plan_lbr(p);
+	if (!ret)
+		ret = assign_counters(p);
+	if (!ret)
+		ret = check_alone(p);
+	if (!ret)
+		ret = plan_offcore(p);
+	return ret;
+}
+
 int skd_pmu_plan(const struct skd_pmu_caps *caps,
 		 const struct skd_plan_request *req, struct skd_pmu_plan *plan,
 		 char *why, size_t whylen)
@@ -1142,25 +1174,7 @@ int skd_pmu_plan(const struct skd_pmu_caps *caps,
 	if (ret)
 		return ret;
 	p.nr = req->nr_events;
-	for (i = 0; !ret && i < p.nr; i++)
-		ret = check_event(&p, i);
-	for (i = 0; !ret && i < p.nr; i++) {
-		ret = resolve_event(&p, i);
-		if (!ret)
-			ret = restrict_pebs(&p, i);
-		if (!ret)
-			ret = check_extra(&p, i);
-	}
-	if (!ret)
-		ret = add_ldlat_aux(&p);
-	if (!ret)
-		ret = plan_lbr(&p);
-	if (!ret)
-		ret = assign_counters(&p);
-	if (!ret)
-		ret = check_alone(&p);
-	if (!ret)
-		ret = plan_offcore(&p);
+	ret = plan_events(&p);
 	if (ret)
 		return ret;
 

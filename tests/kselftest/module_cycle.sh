@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The module's lifecycle: unload is refused while a session is open or a
 # ring is still mapped, works after, and survives CYCLES ($1, default 100)
-# load/unload cycles.
+# load/unload cycles of skidless.ko alone (the module a package ships),
+# then ten with the device model's module beside it.
 . "$(dirname "$0")/tap.sh"
 
 KO=${SKD_KO:-/skd/skidless.ko}
@@ -41,11 +42,17 @@ result $? "insmod max_freq=1000000000 is refused and says the range (rc $rc)"
 ok=0
 i=0
 while [ $i -lt $CYCLES ]; do
-	skd_insmod && [ -c /dev/skidless ] && skd_rmmod && ok=$((ok + 1))
+	insmod "$KO" && [ -c /dev/skidless ] && rmmod skidless && ok=$((ok + 1))
 	i=$((i + 1))
 done
-[ $ok = $CYCLES ]
-result $? "$CYCLES load/unload cycles ($ok succeeded)"
+both=0
+i=0
+while [ $i -lt 10 ]; do
+	skd_insmod && [ -c /dev/skidless ] && skd_rmmod && both=$((both + 1))
+	i=$((i + 1))
+done
+[ $ok = $CYCLES ] && [ $both = 10 ]
+result $? "$CYCLES load/unload cycles of skidless.ko ($ok succeeded), 10 with the device model ($both)"
 
 skd_insmod && [ -c /dev/skidless ]
 result $? "the module loads again afterwards"
