@@ -54,8 +54,9 @@ static inline long local_cmpxchg(local_t *l, long old, long new)
 #ifndef __printf
 #define __printf(a, b)		__attribute__((format(printf, a, b)))
 #endif
-#ifndef noinline
-#define noinline		__attribute__((__noinline__))
+/* Not noinline: user code spells that inside __attribute__ itself. */
+#ifndef noinline_for_stack
+#define noinline_for_stack	__attribute__((__noinline__))
 #endif
 
 #endif /* _SKD_KERNEL_SHIM_H */

@@ -1118,7 +1118,7 @@ static int plan_pebs_record(struct planner *p)
  * buffers of the rules stay out of skd_pmu_plan()'s frame, which holds
  * the planner (a debug kernel's KASAN redzones push the sum past 2 KiB).
  */
-static noinline int plan_events(struct planner *p)
+static noinline_for_stack int plan_events(struct planner *p)
 {
 	unsigned int i;
 	int ret = 0;
