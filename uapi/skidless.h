@@ -38,6 +38,10 @@
  *   SKD_IOC_GET_PMU    struct skd_pmu_info: what the intel backend found
  *                      on this machine, or what a sim model declares.
  *                      Works on any open file, configured or not.
+ *   SKD_IOC_READ_MAPS  struct skd_read_maps: COMM and SKD_REC_MMAP records
+ *                      describing, as they are now, the threads and the
+ *                      executable mappings of the tasks the session
+ *                      follows (version 2). EBADFD before CONFIG.
  *
  * The PMU backends (intel, sim) sample events (struct skd_event_attr,
  * given to CONFIG) with PEBS where asked and possible, and LBR branch
@@ -117,7 +121,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define SKD_ABI_VERSION		1
+#define SKD_ABI_VERSION		2
 #define SKD_DEVICE_NAME		"skidless"
 
 #define SKD_MAX_CALLCHAIN	127	/* frames per sample, kernel + user */
@@ -148,12 +152,22 @@ struct skd_info {
 	__u32 max_callchain;	/* SKD_MAX_CALLCHAIN */
 	__u32 max_freq;		/* timer backend: highest sample_freq, Hz */
 	__u32 sessions;		/* sessions open right now, this one included */
-	__u32 reserved0;
+	__u32 features;		/* enum skd_features (version 2; 0 before) */
 	char version[32];	/* module version, NUL-terminated */
 	char pmu[128];		/* PMU found, or why none is usable */
 };
 
 #define SKD_INFO_SIZE_VER0	208
+
+enum skd_features {
+	/*
+	 * SKD_REC_MMAP records are written as followed tasks map code. Without
+	 * it (a kernel without kprobes), only SKD_IOC_READ_MAPS knows maps.
+	 */
+	SKD_FEAT_MMAP_EVENTS	= 1U << 0,
+	SKD_FEAT_READ_MAPS	= 1U << 1,	/* SKD_IOC_READ_MAPS */
+	SKD_FEAT_USER_STACK	= 1U << 2,	/* skd_config.user_stack_bytes */
+};
 
 /* ------------------------------------------------------------------ */
 /* SKD_IOC_CONFIG                                                      */
@@ -189,10 +203,21 @@ struct skd_config {
 	__u32 event_attr_size;	/* caller's sizeof(struct skd_event_attr) */
 	__u32 branch_sample;	/* enum skd_branch_sample; 0: no branch stacks */
 	__u32 sim_model;	/* sim backend: enum skd_sim_model; 0: default */
+
+	/*
+	 * Version 2: DWARF unwinding. With user_stack_bytes non-zero, every
+	 * sample of a user task carries its user registers and up to that
+	 * many bytes of its user stack from the stack pointer up (a multiple
+	 * of 8, at most SKD_MAX_USER_STACK; ERANGE otherwise).
+	 */
+	__u32 user_stack_bytes;
+	__u32 reserved1;	/* must be zero */
 };
 
 #define SKD_CONFIG_SIZE_VER0	80
 #define SKD_CONFIG_SIZE_VER1	104
+#define SKD_CONFIG_SIZE_VER2	112
+#define SKD_MAX_USER_STACK	32768
 #define SKD_MAX_EVENTS		16
 
 /*
@@ -342,6 +367,32 @@ struct skd_pmu_info {
 #define SKD_PMU_INFO_SIZE_VER1	232
 
 /* ------------------------------------------------------------------ */
+/* SKD_IOC_READ_MAPS                                                   */
+
+/*
+ * Synthesized sideband, read in pieces: call with both cursors 0, then
+ * again with the cursors as returned until bytes comes back 0. Each call
+ * fills buf with whole records: for every followed process (in tgid
+ * order) an SKD_REC_COMM per thread, then an SKD_REC_MMAP per executable
+ * mapping, all with misc SKD_MISC_SYNTHESIZED. A process that exits
+ * between calls is skipped; one created meanwhile is reported by the
+ * ring's own FORK/EXEC/MMAP records, since the session is running.
+ * Read it after START, so that nothing falls between the two.
+ */
+struct skd_read_maps {
+	__u32 size;		/* caller's sizeof(struct skd_read_maps) */
+	__u32 flags;		/* must be zero */
+	__u64 buf_ptr;		/* where the records go */
+	__u32 buf_len;		/* at least SKD_READ_MAPS_MIN_BUF (EINVAL) */
+	__u32 bytes;		/* out: bytes of records written; 0: done */
+	__u64 cursor_pid;	/* in/out: where to go on; 0 at first */
+	__u64 cursor_addr;	/* in/out: likewise */
+};
+
+#define SKD_READ_MAPS_SIZE_VER0	40
+#define SKD_READ_MAPS_MIN_BUF	8192
+
+/* ------------------------------------------------------------------ */
 /* Ioctl numbers                                                       */
 
 #define SKD_IOC_MAGIC		0xD5
@@ -351,6 +402,7 @@ struct skd_pmu_info {
 #define SKD_IOC_STOP		_IO(SKD_IOC_MAGIC, 0x04)	/* 0 */
 #define SKD_IOC_GET_STATS	_IO(SKD_IOC_MAGIC, 0x05)	/* struct skd_stats * */
 #define SKD_IOC_GET_PMU		_IO(SKD_IOC_MAGIC, 0x06)	/* struct skd_pmu_info * */
+#define SKD_IOC_READ_MAPS	_IO(SKD_IOC_MAGIC, 0x07)	/* struct skd_read_maps * */
 
 /* ------------------------------------------------------------------ */
 /* mmap                                                                */
@@ -404,6 +456,8 @@ enum skd_rec_type {
 	 *	{ __u16 nr; __u16 flags; __u32 reserved;
 	 *	  struct skd_branch_entry entries[nr]; }
 	 *					&& SKD_SAMPLE_BRANCHES
+	 *	struct skd_user_stack, then its data
+	 *					&& SKD_SAMPLE_USER_STACK
 	 * ips[] starts at the leaf: nr_kernel kernel frames (ips[0] is the
 	 * interrupted ip when it was in the kernel), then the user frames
 	 * (the first is the user ip where the task entered the kernel).
@@ -424,6 +478,11 @@ enum skd_rec_type {
 	SKD_REC_THROTTLE	= 7,
 	/* struct skd_rec_throttle: and resumed */
 	SKD_REC_UNTHROTTLE	= 8,
+	/*
+	 * struct skd_rec_mmap, then the path NUL-padded to 8 bytes: a task
+	 * mapped code (PROT_EXEC), or SKD_IOC_READ_MAPS describes a mapping.
+	 */
+	SKD_REC_MMAP		= 9,
 	__SKD_REC_MAX			/* non-ABI */
 };
 
@@ -431,6 +490,7 @@ enum skd_rec_type {
 #define SKD_MISC_CPUMODE_MASK	0x7
 #define SKD_MISC_KERNEL		1	/* sample taken in the kernel */
 #define SKD_MISC_USER		2	/* sample taken in user mode */
+#define SKD_MISC_SYNTHESIZED	0x0800	/* from SKD_IOC_READ_MAPS: a state */
 #define SKD_MISC_MODELED	0x1000	/* written by the simulated PMU */
 #define SKD_MISC_COMM_EXEC	0x2000	/* COMM set by exec */
 #define SKD_MISC_EXACT_IP	0x4000	/* ip is the eventing instruction */
@@ -453,6 +513,7 @@ enum skd_sample_fields {
 	SKD_SAMPLE_CALLCHAIN	= 1U << 0,
 	SKD_SAMPLE_MEM		= 1U << 1,
 	SKD_SAMPLE_BRANCHES	= 1U << 2,
+	SKD_SAMPLE_USER_STACK	= 1U << 3,
 };
 
 struct skd_rec_sample {
@@ -510,6 +571,25 @@ struct skd_branch_entry {
 /* skd_sample branches.flags */
 #define SKD_BR_CALL_STACK	0x1	/* entries are the open calls */
 
+/*
+ * The user registers of a sample (those a DWARF unwinder needs, in the
+ * order of perf's x86-64 register numbers: PERF_REG_X86_AX..SS then
+ * R8..R15, i.e. perf's sample_regs_user mask SKD_USER_REGS_PERF_MASK),
+ * then size bytes of user stack from regs[SP] up, zero-padded to 8. size
+ * is less than asked where the stack ends or a page is not present.
+ */
+struct skd_user_stack {
+	__u32 abi;		/* SKD_USER_ABI_*; NONE: a kernel thread */
+	__u32 size;		/* stack bytes that follow regs[] */
+	__u64 regs[20];
+	__u8 data[];
+};
+
+#define SKD_USER_ABI_NONE	0
+#define SKD_USER_ABI_64		2	/* as PERF_SAMPLE_REGS_ABI_64 */
+#define SKD_USER_REGS_NR	20
+#define SKD_USER_REGS_PERF_MASK	0xff0fffULL	/* perf's bits, x86-64 */
+
 struct skd_rec_throttle {
 	struct skd_rec_header hdr;
 	struct skd_rec_id id;	/* pid and tid are 0 */
@@ -543,6 +623,21 @@ struct skd_rec_exec {
 	__u32 old_tid;		/* the thread that called execve */
 	__u32 reserved;
 	char path[];		/* absolute path of the new image */
+};
+
+struct skd_rec_mmap {
+	struct skd_rec_header hdr;	/* misc: SKD_MISC_SYNTHESIZED or 0 */
+	struct skd_rec_id id;
+	__u64 start;		/* first byte mapped */
+	__u64 len;		/* bytes */
+	__u64 pgoff;		/* file offset of start, bytes */
+	__u32 maj;		/* the file's device */
+	__u32 min;
+	__u64 ino;		/* the file's inode, 0 for anonymous code */
+	__u64 ino_generation;
+	__u32 prot;		/* PROT_* */
+	__u32 flags;		/* MAP_SHARED or MAP_PRIVATE */
+	char path[];		/* absolute path, or "[vdso]", "//anon" */
 };
 
 struct skd_rec_task {
