@@ -20,7 +20,7 @@ share() {
 	awk -v w="$1" 'index($0, w) { n++ } END { print (NR ? int(100 * n / NR) : 0) }' "$2"
 }
 
-plan 17
+plan 19
 
 skidless info > "$T/info" 2>&1
 rc=$?
@@ -99,8 +99,20 @@ out=$(skidless record -p 999999 --duration 1 -o "$T/x" 2>&1)
 result $? "a missing -p process is named: $out"
 
 out=$(skidless record -o "$T/x" -- /no/such/program 2>&1)
-[ $? != 0 ] && echo "$out" | grep -q "No such file"
-result $? "an unrunnable command is named: $out"
+rc=$?
+[ $rc = 127 ] && echo "$out" | grep -q "No such file"
+result $? "an unrunnable command is named, exit 127 as a shell's (rc $rc): $out"
+
+# record exits with the command's status, as a shell would give it.
+out=$(skidless record -q -o "$T/x3" -- sh -c 'exit 3' 2>&1)
+rc=$?
+[ $rc = 3 ] && echo "$out" | grep -q "exited with status 3"
+result $? "record exits 3 when the command does (rc $rc): $out"
+
+out=$(skidless record -q -o "$T/xsegv" -- sh -c 'kill -SEGV $$' 2>&1)
+rc=$?
+[ $rc = 139 ] && echo "$out" | grep -q "killed by signal 11"
+result $? "record exits 128+11 when the command dies of SIGSEGV (rc $rc): $out"
 
 out=$(skidless script -i "$BIN/tap.sh" 2>&1)
 [ $? != 0 ] && echo "$out" | grep -q "not a skidless capture"

@@ -16,6 +16,7 @@
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -68,6 +69,7 @@ struct recorder {
 	struct ksym_hits *khits;
 	struct tracee child;
 	bool have_child;
+	int exec_errno;		/* why the command could not be run */
 	int sigfd;
 	int pidfd;
 	bool stop;
@@ -711,10 +713,37 @@ static int start_session(struct recorder *rc)
 		if (ret) {
 			fprintf(stderr, "%s: cannot run %s: %s\n", PROG_NAME,
 				rc->o.cmd[0], strerror(-ret));
+			rc->exec_errno = -ret;
 			return ret;
 		}
 	}
 	return 0;
+}
+
+/*
+ * What record exits with once the capture is written: the command's own
+ * status, as a shell gives it (128 + N for a signal), said aloud when it
+ * is not success. Without a command, 0.
+ */
+static int command_status(const struct recorder *rc)
+{
+	int st = rc->child.status, sig;
+
+	if (!rc->have_child || !rc->child.exited)
+		return 0;
+	if (WIFEXITED(st)) {
+		if (WEXITSTATUS(st))
+			fprintf(stderr, "%s: %s exited with status %d\n",
+				PROG_NAME, rc->o.cmd[0], WEXITSTATUS(st));
+		return WEXITSTATUS(st);
+	}
+	if (!WIFSIGNALED(st))
+		return 0;
+	sig = WTERMSIG(st);
+	fprintf(stderr, "%s: %s was killed by signal %d (%s)%s; exit status %d\n",
+		PROG_NAME, rc->o.cmd[0], sig, strsignal(sig),
+		WCOREDUMP(st) ? ", core dumped" : "", 128 + sig);
+	return 128 + sig;
 }
 
 int record_main(int argc, char *argv[])
@@ -762,8 +791,12 @@ int record_main(int argc, char *argv[])
 		goto out;
 	}
 
-	if (start_session(&rc))
+	if (start_session(&rc)) {
+		/* As a shell says it: 127 not found, 126 not runnable. */
+		if (rc.exec_errno)
+			status = rc.exec_errno == ENOENT ? 127 : 126;
 		goto out;
+	}
 	write_session(&rc, argc - 1, argv + 1);
 	run_loop(&rc);
 
@@ -777,11 +810,7 @@ int record_main(int argc, char *argv[])
 	drain(&rc);
 	progress(&rc, true);
 	if (!finish(&rc))
-		status = 0;
-	if (rc.have_child && WIFEXITED(rc.child.status) &&
-	    WEXITSTATUS(rc.child.status))
-		fprintf(stderr, "%s: %s exited with status %d\n", PROG_NAME,
-			rc.o.cmd[0], WEXITSTATUS(rc.child.status));
+		status = command_status(&rc);
 out:
 	if (rc.have_child && !rc.child.exited)
 		tracee_kill(&rc.child);
