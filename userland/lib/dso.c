@@ -276,15 +276,26 @@ int skd_dso_offset_to_vaddr(const struct skd_dso *d, uint64_t off,
 	return -ENOENT;
 }
 
-/* A name for people: demangled when mangled, else a copy. */
+/*
+ * A name for people: without its symbol version ("@@GLIBC_2.34", as perf
+ * shows it), demangled when mangled, else a copy.
+ */
 static char *nice_name(const char *name)
 {
-	char *s;
+	const char *at;
+	char *s, *plain;
 
 	if (!name)
 		return NULL;
-	s = skd_demangle(name);
-	return s ? s : strdup(name);
+	at = strchr(name, '@');
+	plain = at ? strndup(name, (size_t)(at - name)) : strdup(name);
+	if (!plain)
+		return NULL;
+	s = skd_demangle(plain);
+	if (!s)
+		return plain;
+	free(plain);
+	return s;
 }
 
 static char *die_name(Dwarf_Die *die)
