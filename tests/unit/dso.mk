@@ -39,5 +39,5 @@ $(UBUILD)/test_unwind: test_unwind.c $(DSO_CORE) $(DSO_HDRS) \
 		$(ULDLIBS) $(DSO_LIBS)
 
 $(UBUILD)/test_dso: test_dso.c $(DSO_CORE) $(DSO_HDRS) $(DSO_FX)/stamp | $(UBUILD)
-	$(CC) $(UCFLAGS) -DDSO_FX='"$(DSO_FX)"' -o $@ $(filter %.c,$^) \
+	$(CC) $(UCFLAGS) -I$(DSO_FX) -DDSO_FX='"$(DSO_FX)"' -DSYM_SRC='"$(DSO_SRC)"' -o $@ $(filter %.c,$^) \
 		$(ULDLIBS) $(DSO_LIBS)
