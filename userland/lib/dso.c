@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "buildid.h"
 #include "buildid_cache.h"
@@ -79,6 +80,12 @@ int skd_dso_find_file(const char *path, const char *build_id,
 			ERR("%s: not a file, and the capture has no build-id "
 			    "to find it in the build-id cache", path);
 			return -ENOENT;
+		}
+		if (access(path, R_OK)) {
+			ret = -errno;
+			ERR("%s: %s: its addresses stay unnamed", path,
+			    strerror(errno));
+			return ret;
 		}
 		if ((size_t)snprintf(out, outlen, "%s", path) >= outlen)
 			return -ENAMETOOLONG;
