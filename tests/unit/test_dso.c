@@ -374,6 +374,14 @@ static void test_vdso(void **state)
 
 	(void)state;
 	snprintf(dir, sizeof(dir), "%s/vdso", tmpdir);
+	{
+		const void *image;
+		size_t len;
+
+		/* valgrind hides the vdso from its guest. */
+		if (skd_vdso_image(&image, &len) == -ENOENT)
+			skip();
+	}
 	assert_int_equal(skd_buildid_cache_add(dir, SKD_VDSO_NAME, NULL, bid,
 					       err, sizeof(err)), 0);
 	assert_int_equal(skd_buildid_cache_lookup(dir, bid, file, sizeof(file)), 0);
