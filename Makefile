@@ -26,13 +26,13 @@ else
 Q := @
 quiet = @printf '  %-7s %s\n'
 endif
-PKGS := libelf libkmod
+PKGS := libdw libelf libkmod
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP \
 	-Iuapi -Iuserland/lib -Iuserland/cli -Ikmod/intel -Ikmod/host \
 	-DSKD_TOOL_VERSION='"$(VERSION)"' \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lelf -lkmod) -lm
+LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ldw -lelf -lkmod) -liberty -lm
 
 # Intel's event lists become C at build time, for the command as for the
 # module (Kbuild runs the same generator): rules and names.

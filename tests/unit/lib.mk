@@ -26,11 +26,13 @@ $(UBUILD)/test_capture: test_capture.c $(LIB_SRC)/capture.c $(LIB_SRC)/capture.h
 $(UBUILD)/test_profile: test_profile.c $(LIB_SRC)/profile.c $(LIB_SRC)/capture.c \
 		$(LIB_SRC)/decode.c $(LIB_SRC)/hmap.c $(LIB_SRC)/maps.c \
 		$(LIB_SRC)/symbols.c $(LIB_SRC)/readall.c $(LIB_SRC)/readall.h \
+		$(addprefix $(LIB_SRC)/,symbolize.c dso.c buildid.c buildid_cache.c \
+		plt.c jitmap.c demangle.c symbolize.h dso.h) \
 		$(LIB_SRC)/profile.h $(LIB_SRC)/capture.h \
 		$(LIB_SRC)/decode.h $(LIB_SRC)/hmap.h $(LIB_SRC)/maps.h \
 		$(LIB_SRC)/symbols.h $(LIB_UAPI) $(LIB_FX_FILES) | $(UBUILD)
 	$(CC) $(UCFLAGS) -I$(LIB_FX) -DSYM_FX='"$(LIB_FX)"' -o $@ \
-		$(filter %.c,$^) $(ULDLIBS) $(shell pkg-config --libs libelf)
+		$(filter %.c,$^) $(ULDLIBS) $(shell pkg-config --libs libdw libelf) -liberty
 
 $(UBUILD)/test_misc: test_misc.c $(LIB_SRC)/cpulist.c $(LIB_SRC)/hmap.c \
 		$(LIB_SRC)/explain.c $(LIB_SRC)/memlock_explain.c \

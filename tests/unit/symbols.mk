@@ -1,4 +1,5 @@
-# Symbolization layer: userland/lib/symbols.c and maps.c.
+# Symbol tables (kallsyms, lists: userland/lib/symbols.c) and maps.c; the
+# ELF fixtures below serve test_profile (ELF objects: dso.mk).
 #
 # test_symbols runs against real ELF files built here from fixtures/*.c (a
 # non-PIE executable, a PIE, a shared library, the library stripped down to
@@ -55,8 +56,8 @@ $(SYM_FX)/fx_strip.h: $(SYM_FX)/libfx_strip.so $(SYM_SRC)/elf_expect.sh
 
 $(UBUILD)/test_symbols: test_symbols.c $(SYM_LIB)/symbols.c $(SYM_LIB)/maps.c \
 		$(SYM_LIB)/readall.c $(SYM_LIB)/symbols.h $(SYM_LIB)/maps.h \
-		$(SYM_LIB)/readall.h $(SYM_ELFS) $(SYM_HDRS) | $(UBUILD)
-	$(CC) $(UCFLAGS) $(SYM_DEFS) -o $@ $(filter %.c,$^) $(ULDLIBS) $(SYM_ELFLIBS)
+		$(SYM_LIB)/readall.h | $(UBUILD)
+	$(CC) $(UCFLAGS) $(SYM_DEFS) -o $@ $(filter %.c,$^) $(ULDLIBS)
 
 $(UBUILD)/test_maps: test_maps.c $(SYM_LIB)/maps.c $(SYM_LIB)/maps.h \
 		$(SYM_LIB)/readall.c $(SYM_LIB)/readall.h | $(UBUILD)

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "buildid_cache.h"
 #include "capture.h"
 #include "hmap.h"
 #include "record_ksyms.h"
@@ -56,6 +57,12 @@ long ksym_hits_write(struct ksym_hits *h, struct skd_capture_writer *out)
 	h->kallsyms = skd_symtab_open_kallsyms("/proc/kallsyms");
 	if (!h->kallsyms)
 		return -errno;
+	/*
+	 * Like perf, keep the text under the kernel's build-id in the
+	 * build-id cache too, for reports of captures that carry only the
+	 * build-id. Best effort: the KSYM records below are what counts.
+	 */
+	skd_buildid_cache_add(NULL, SKD_KALLSYMS_NAME, NULL, NULL, NULL, 0);
 	h->out = out;
 	skd_hmap_each(&h->ips, resolve_one, h);
 	skd_hmap_each(&h->syms, write_one, h);

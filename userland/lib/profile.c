@@ -13,7 +13,7 @@
 #include "hmap.h"
 #include "maps.h"
 #include "profile.h"
-#include "symbols.h"
+#include "symbolize.h"
 
 /* One reading of a process's maps, tagged with its exec generation. */
 struct snapshot {
@@ -59,8 +59,7 @@ struct skd_profile {
 	struct skd_hmap threads;	/* tid -> struct thread */
 	struct skd_sym *ksyms;
 	size_t nr_ksyms, cap_ksyms;
-	struct skd_symtab *kernel;	/* from KSYM records or kallsyms */
-	struct skd_symcache *elves;
+	struct skd_symbolizer *syms;	/* names: objects, kernel, JIT */
 	const char *event_names[SKD_MAX_EVENTS];
 };
 
@@ -332,14 +331,17 @@ static int build_comms(struct skd_profile *p)
 	return 0;
 }
 
+/*
+ * The capture's kernel symbols. Without them (and without the kernel's
+ * build-id, which native captures do not carry) kernel frames stay
+ * addresses: this machine's /proc/kallsyms may be another kernel's.
+ */
 static int load_kernel_symbols(struct skd_profile *p)
 {
-	if (p->nr_ksyms)
-		p->kernel = skd_symtab_from_list(p->ksyms, p->nr_ksyms);
-	else
-		/* Older captures: this machine's symbols are the best guess. */
-		p->kernel = skd_symtab_open_kallsyms("/proc/kallsyms");
-	return 0;
+	p->syms = skd_symbolizer_new(NULL);
+	if (!p->syms)
+		return -ENOMEM;
+	return skd_symbolizer_set_kernel(p->syms, p->ksyms, p->nr_ksyms, NULL);
 }
 
 int skd_profile_load(const char *path, struct skd_profile **out, char *err,
@@ -378,8 +380,7 @@ int skd_profile_load(const char *path, struct skd_profile **out, char *err,
 	ret = build_comms(p);
 	if (!ret)
 		ret = load_kernel_symbols(p);
-	p->elves = skd_symcache_new();
-	if (ret || !p->elves) {
+	if (ret) {
 		snprintf(err, errlen, "out of memory loading %s", path);
 		ret = -ENOMEM;
 		goto err_free;
@@ -424,9 +425,7 @@ void skd_profile_free(struct skd_profile *p)
 	skd_hmap_free(&p->procs);
 	skd_hmap_each(&p->threads, free_thread, NULL);
 	skd_hmap_free(&p->threads);
-	skd_symtab_free(p->kernel);
-	if (p->elves)
-		skd_symcache_free(p->elves);
+	skd_symbolizer_free(p->syms);
 	free(p->ksyms);
 	free(p->samples);
 	free(p->other);
@@ -592,10 +591,8 @@ static const char *base_name(const char *path)
 static void resolve(struct skd_profile *p, const struct skd_event *ev,
 		    uint64_t ip, uint64_t lookup, struct skd_frame *f)
 {
-	const struct skd_symtab *tab;
-	const struct skd_sym *sym;
 	const struct skd_map *map;
-	uint64_t vaddr;
+	struct skd_symbol sym;
 
 	memset(f, 0, sizeof(*f));
 	f->ip = ip;
@@ -603,30 +600,22 @@ static void resolve(struct skd_profile *p, const struct skd_event *ev,
 	if (skd_is_kernel_addr(ip)) {
 		f->kernel = true;
 		f->dso = "[kernel.kallsyms]";
-		sym = p->kernel ? skd_symtab_lookup(p->kernel, lookup) : NULL;
-		if (sym) {
-			f->sym = sym->name;
-			f->off = ip - sym->addr;
-		}
-		return;
+		skd_symbolize_kernel(p->syms, ip, lookup, &sym);
+	} else {
+		/* A return address may sit just past the end of its mapping. */
+		map = find_map(p, ev->id->pid, lookup, ev->id->time);
+		if (!map)
+			return;
+		f->dso = map->path[0] ? base_name(map->path) : "[anon]";
+		skd_symbolize_user(p->syms, ev->id->pid, map->path, map->start,
+				   map->pgoff, NULL, ip, lookup, &sym);
 	}
-
-	/* A return address may sit just past the end of its mapping. */
-	map = find_map(p, ev->id->pid, lookup, ev->id->time);
-	if (!map)
-		return;
-	f->dso = map->path[0] ? base_name(map->path) : "[anon]";
-	if (map->path[0] != '/')
-		return;
-	tab = skd_symcache_get(p->elves, map->path);
-	if (!tab || skd_symtab_offset_to_vaddr(tab,
-			skd_map_file_offset(map, lookup), &vaddr))
-		return;
-	sym = skd_symtab_lookup(tab, vaddr);
-	if (sym) {
-		f->sym = sym->name;
-		f->off = vaddr + (ip - lookup) - sym->addr;
-	}
+	f->sym = sym.name;
+	f->off = sym.name ? sym.off : 0;
+	f->file = sym.file;
+	f->line = sym.line;
+	f->nr_inline = sym.nr_inline;
+	f->inl = sym.inl;
 }
 
 void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "decode.h"
+#include "dso.h"
 
 struct skd_profile;
 
@@ -32,6 +33,12 @@ struct skd_frame {
 	uint64_t off;		/* ip - symbol start */
 	const char *dso;	/* object name; "[unknown]" when unmapped */
 	bool kernel;
+	/* Source of the address in sym's own function, when DWARF says. */
+	const char *file;	/* NULL when unknown */
+	unsigned int line;
+	/* Functions inlined at the address, innermost first, and where in each. */
+	unsigned int nr_inline;
+	const struct skd_srcloc *inl;
 };
 
 /* Load @path; on failure returns -errno with a sentence in @err. */
