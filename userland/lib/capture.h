@@ -133,6 +133,11 @@ struct skd_capture {
 	size_t len;
 	size_t first;		/* offset of the first record */
 	int finished;		/* an end marker was found by skd_capture_next */
+	/*
+	 * Set when the records were converted from a perf.data whose data
+	 * went bad at this offset of the original file (0: none).
+	 */
+	size_t bad_at;
 };
 
 /*
