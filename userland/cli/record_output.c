@@ -185,7 +185,7 @@ static void build_id_of(struct bid_ctx *ctx, const struct omap *m)
 		ctx->mismatched++;
 		return;
 	}
-	if (skd_elf_build_id(m->path, hex, sizeof(hex)) ||
+	if (skd_elf_build_id(m->path, hex, sizeof(hex)) <= 0 ||
 	    hex_to_bytes(hex, id, &len))
 		return;
 	pd_build_id_entry(ctx->b, PD_MISC_USER, id, len, m->path);
