@@ -160,6 +160,14 @@ if [ $rc != 0 ] && ! grep -q "^not ok" "$OUT/unit.tap"; then
 	tap "$OUT/unit.tap" 1 "unit tests ran (a program crashed or failed to build)" "$OUT/unit.log"
 fi
 
+say "perf.data: Debian's perf reads what skidless writes, and back"
+make -s tools > "$OUT/perfdata.log" 2>&1
+bash tests/perfdata/perf_check.sh "$TOP/build/perfdata" > "$OUT/perfdata.tap" 2>> "$OUT/perfdata.log"
+rc=$?
+grep -c "^ok" "$OUT/perfdata.tap" | sed 's/$/ perf.data tests passed/'
+[ $rc = 0 ] || grep -q "^not ok" "$OUT/perfdata.tap" ||
+	tap "$OUT/perfdata.tap" 1 "perf.data tests ran" "$OUT/perfdata.log"
+
 say "cost: instructions per sample, DS record to ring record (callgrind)"
 bash bench/run.sh --tap "$OUT/bench.tap" > "$OUT/bench.log" 2>&1
 rc=$?

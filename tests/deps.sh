@@ -12,6 +12,7 @@ PACKAGES=(
 	sparse linux-source-6.1 cppcheck valgrind
 	flex bison bc
 	clang libclang-rt-14-dev llvm
+	linux-perf
 )
 
 missing=()

@@ -30,7 +30,7 @@ set -uo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 FUZZ=$TOP/build/fuzz
 REGRESS=$TOP/tests/fuzz/regressions
-TARGETS=(ring pebs lbr capture kallsyms maps elf events plan)
+TARGETS=(ring pebs lbr capture perfdata kallsyms maps elf events plan)
 SECONDS_PER=120
 TAP=
 JOBS=1

@@ -24,6 +24,7 @@ $(UBUILD)/test_capture: test_capture.c $(LIB_SRC)/capture.c $(LIB_SRC)/capture.h
 	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^) $(ULDLIBS)
 
 $(UBUILD)/test_profile: test_profile.c $(LIB_SRC)/profile.c $(LIB_SRC)/capture.c \
+		$(LIB_SRC)/perfdata_profile.c $(LIB_SRC)/perfdata_read.c \
 		$(LIB_SRC)/decode.c $(LIB_SRC)/hmap.c $(LIB_SRC)/maps.c \
 		$(LIB_SRC)/symbols.c $(LIB_SRC)/readall.c $(LIB_SRC)/readall.h \
 		$(addprefix $(LIB_SRC)/,symbolize.c dso.c buildid.c buildid_cache.c \

@@ -31,6 +31,7 @@
 #include "reader.h"
 #include "record_ksyms.h"
 #include "record_pmu.h"
+#include "record_output.h"
 #include "record_procs.h"
 #include "subcommands.h"
 #include "tracee.h"
@@ -47,6 +48,9 @@ struct options {
 	const char *cpu_list;
 	pid_t pid;
 	const char *output;
+	enum record_format format;
+	int argc;			/* the command line, for the output */
+	char **argv;
 	double duration;
 	uint64_t ring_pages;
 	uint64_t depth;
@@ -64,7 +68,8 @@ struct recorder {
 	struct skd_config cfg;
 	uint64_t cpus[CPU_WORDS];
 	struct skd_reader *reader;
-	struct skd_capture_writer *out;
+	struct skd_capture_writer *out;	/* record_output_writer(rout) */
+	struct record_output *rout;
 	struct procs *procs;
 	struct ksym_hits *khits;
 	struct tracee child;
@@ -107,7 +112,11 @@ static const char usage_text[] =
 	"  -a, --all-cpus           every CPU, every process\n"
 	"  -C, --cpu LIST           only these CPUs, e.g. 0,2-3\n"
 	"  -p, --pid PID            this process and its descendants\n"
-	"  -o, --output FILE        capture file (default skidless.data)\n"
+	"  -o, --output FILE        output file (default perf.data; FILE.old keeps\n"
+	"                           the previous one); - streams perf.data in\n"
+	"                           pipe mode to stdout\n"
+	"      --format FORMAT      perf (perf.data, the default) or native\n"
+	"                           (skidless's own format, default skidless.data)\n"
 	"  -m, --mmap-pages N       ring pages per CPU, a power of two (default %u)\n"
 	"  -g                       frame-pointer call chains (the default)\n"
 	"      --call-graph fp[,N] | lbr | none\n"
@@ -163,9 +172,23 @@ static bool parse_call_graph(const char *s, struct options *o)
 	return false;
 }
 
+static bool parse_format(const char *s, struct options *o)
+{
+	if (!strcmp(s, "perf"))
+		o->format = RECORD_FORMAT_PERF;
+	else if (!strcmp(s, "native"))
+		o->format = RECORD_FORMAT_NATIVE;
+	else {
+		fprintf(stderr, "--format: `%s' is not perf or native\n", s);
+		return false;
+	}
+	return true;
+}
+
 static int parse_options(int argc, char *argv[], struct options *o)
 {
-	enum { OPT_CALL_GRAPH = 256, OPT_DURATION, OPT_NO_TRACE, OPT_BACKEND };
+	enum { OPT_CALL_GRAPH = 256, OPT_DURATION, OPT_NO_TRACE, OPT_BACKEND,
+	       OPT_FORMAT };
 	static const struct option longopts[] = {
 		{ "freq", required_argument, NULL, 'F' },
 		{ "event", required_argument, NULL, 'e' },
@@ -177,6 +200,7 @@ static int parse_options(int argc, char *argv[], struct options *o)
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 		{ "duration", required_argument, NULL, OPT_DURATION },
@@ -191,7 +215,7 @@ static int parse_options(int argc, char *argv[], struct options *o)
 	int c;
 
 	*o = (struct options){
-		.freq = DEFAULT_FREQ, .output = "skidless.data",
+		.freq = DEFAULT_FREQ,
 		.ring_pages = DEFAULT_RING_PAGES, .depth = SKD_MAX_CALLCHAIN,
 		.trace = true,
 	};
@@ -240,6 +264,10 @@ static int parse_options(int argc, char *argv[], struct options *o)
 		case 'o':
 			o->output = optarg;
 			break;
+		case OPT_FORMAT:
+			if (!parse_format(optarg, o))
+				return -1;
+			break;
 		case 'm':
 			if (!parse_uint("-m", optarg, 1, UINT32_MAX,
 					&o->ring_pages))
@@ -277,6 +305,11 @@ static int parse_options(int argc, char *argv[], struct options *o)
 	}
 	if (optind < argc)
 		o->cmd = argv + optind;
+	if (!o->output)
+		o->output = o->format == RECORD_FORMAT_NATIVE ? "skidless.data" :
+			    "perf.data";
+	o->argc = argc;
+	o->argv = argv;
 
 	if (o->pid && o->cmd) {
 		fprintf(stderr, "-p and a COMMAND exclude each other: pick one\n");
@@ -485,6 +518,7 @@ static void drain(struct recorder *rc)
 	if (skd_reader_drain(rc->reader, on_record, rc) == -EIO)
 		fprintf(stderr, "%s: a ring held a corrupt record; its contents "
 			"were skipped (counted in the summary)\n", PROG_NAME);
+	record_output_round(rc->rout);
 }
 
 static void on_leader_exit(pid_t tgid, void *arg)
@@ -616,13 +650,11 @@ static int finish(struct recorder *rc)
 			"kallsyms: %s); kernel frames will show as addresses\n",
 			PROG_NAME, strerror((int)-ksyms));
 
-	ret = skd_capture_finish(rc->out, now_ns());
+	ret = record_output_commit(rc->rout);
+	rc->rout = NULL;
 	rc->out = NULL;
-	if (ret) {
-		fprintf(stderr, "%s: writing %s failed: %s\n", PROG_NAME,
-			rc->o.output, strerror(-ret));
-		return ret;
-	}
+	if (ret)
+		return ret;	/* said why, and what the file holds */
 
 	fprintf(stderr, "%s: %s; %" PRIu64 " samples written to %s\n"
 		"%s: records generated %" PRIu64 ", delivered %" PRIu64
@@ -643,6 +675,21 @@ static int finish(struct recorder *rc)
 			PRIu64 " corrupt ring bytes were skipped: please report "
 			"this bug\n", PROG_NAME, rc->malformed,
 			skd_reader_corrupt(rc->reader));
+	return 0;
+}
+
+static int open_output(struct recorder *rc)
+{
+	struct record_output_params p = {
+		.path = rc->o.output, .format = rc->o.format,
+		.cfg = &rc->cfg, .pmu = &rc->o.pmu,
+		.argc = rc->o.argc, .argv = rc->o.argv,
+	};
+
+	rc->rout = record_output_open(&p);
+	if (!rc->rout)
+		return -EIO;	/* said why */
+	rc->out = record_output_writer(rc->rout);
 	return 0;
 }
 
@@ -680,13 +727,9 @@ static int start_session(struct recorder *rc)
 			skd_explain(SKD_OP_MMAP, -ret));
 		return ret;
 	}
-	rc->out = skd_capture_create(rc->o.output);
-	if (!rc->out) {
-		ret = -errno;
-		fprintf(stderr, "%s: cannot create %s: %s\n", PROG_NAME,
-			rc->o.output, strerror(-ret));
+	ret = open_output(rc);
+	if (ret)
 		return ret;
-	}
 	rc->procs = procs_new(rc->out);
 	rc->khits = ksym_hits_new();
 	if (!rc->procs || !rc->khits)
@@ -814,8 +857,7 @@ int record_main(int argc, char *argv[])
 out:
 	if (rc.have_child && !rc.child.exited)
 		tracee_kill(&rc.child);
-	if (rc.out)
-		skd_capture_finish(rc.out, now_ns());
+	record_output_abort(rc.rout);	/* a failed record keeps the old file */
 	procs_free(rc.procs);
 	ksym_hits_free(rc.khits);
 	skd_reader_close(rc.reader);

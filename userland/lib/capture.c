@@ -17,6 +17,11 @@ struct skd_capture_writer {
 	FILE *f;
 	uint64_t bytes;
 	int err;			/* first error, sticky */
+	/* Sink mode: whole records go to fn instead of a file. */
+	skd_capture_sink_fn sink;
+	void *sink_arg;
+	uint8_t *pend;			/* a record being assembled */
+	size_t pend_len;
 };
 
 static int writer_fail(struct skd_capture_writer *w, int err)
@@ -26,10 +31,30 @@ static int writer_fail(struct skd_capture_writer *w, int err)
 	return w->err;
 }
 
+/* Records arrive in pieces (fixed part, strings, padding): join them. */
+static int sink_bytes(struct skd_capture_writer *w, const void *p, size_t n)
+{
+	const struct skd_rec_header *h;
+	int ret;
+
+	memcpy(w->pend + w->pend_len, p, n);
+	w->pend_len += n;
+	w->bytes += n;
+	h = (const void *)w->pend;
+	if (w->pend_len < sizeof(*h) || w->pend_len < h->size)
+		return 0;
+	w->pend_len = 0;
+	ret = w->sink(h, w->sink_arg);
+	return ret ? writer_fail(w, ret) : 0;
+}
+
 static int put_bytes(struct skd_capture_writer *w, const void *p, size_t n)
 {
 	if (w->err)
 		return w->err;
+	if (w->sink)
+		return n > REC_MAX + 8 - w->pend_len ?
+		       writer_fail(w, -E2BIG) : sink_bytes(w, p, n);
 	errno = 0;	/* a short write need not set it */
 	if (fwrite(p, 1, n, w->f) != n)
 		return writer_fail(w, errno ? -errno : -EIO);
@@ -54,6 +79,23 @@ struct skd_capture_writer *skd_capture_create(const char *path)
 	setvbuf(w->f, NULL, _IOFBF, IO_BUF_SIZE);
 	memcpy(h.magic, SKD_FILE_MAGIC, sizeof(h.magic));
 	put_bytes(w, &h, sizeof(h));
+	return w;
+}
+
+struct skd_capture_writer *skd_capture_create_sink(skd_capture_sink_fn fn,
+						  void *arg)
+{
+	struct skd_capture_writer *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->pend = malloc(REC_MAX + 8);
+	if (!w->pend) {
+		free(w);
+		return NULL;
+	}
+	w->sink = fn;
+	w->sink_arg = arg;
 	return w;
 }
 
@@ -161,6 +203,12 @@ int skd_capture_finish(struct skd_capture_writer *w, uint64_t time)
 	int ret;
 
 	put_bytes(w, &rec, sizeof(rec));
+	if (w->sink) {
+		ret = w->err;
+		free(w->pend);
+		free(w);
+		return ret;
+	}
 	if (fflush(w->f))
 		writer_fail(w, -errno);
 	if (fsync(fileno(w->f)) && errno != EINVAL)

@@ -99,6 +99,15 @@ struct skd_frec_finished {
 struct skd_capture_writer;
 
 struct skd_capture_writer *skd_capture_create(const char *path);
+/*
+ * A writer that hands each whole record to @fn (no file header): how
+ * record turns the same stream into another format. A non-zero return
+ * of @fn becomes the writer's sticky error.
+ */
+typedef int (*skd_capture_sink_fn)(const struct skd_rec_header *rec,
+				   void *arg);
+struct skd_capture_writer *skd_capture_create_sink(skd_capture_sink_fn fn,
+						  void *arg);
 int skd_capture_put(struct skd_capture_writer *w, const void *rec);
 int skd_capture_put_session(struct skd_capture_writer *w,
 			    const struct skd_frec_session *s,
@@ -124,6 +133,11 @@ struct skd_capture {
 	size_t len;
 	size_t first;		/* offset of the first record */
 	int finished;		/* an end marker was found by skd_capture_next */
+	/*
+	 * Set when the records were converted from a perf.data whose data
+	 * went bad at this offset of the original file (0: none).
+	 */
+	size_t bad_at;
 };
 
 /*

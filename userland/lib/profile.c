@@ -12,6 +12,7 @@
 #include "capture.h"
 #include "hmap.h"
 #include "maps.h"
+#include "perfdata_profile.h"
 #include "profile.h"
 #include "symbolize.h"
 
@@ -357,7 +358,10 @@ int skd_profile_load(const char *path, struct skd_profile **out, char *err,
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	ret = skd_capture_open(path, &p->cap, err, errlen);
+	/* perf.data first; anything else is tried as a native capture. */
+	ret = skd_perf_capture_open(path, &p->cap, err, errlen);
+	if (ret == -ENOMSG)
+		ret = skd_capture_open(path, &p->cap, err, errlen);
 	if (ret)
 		goto err_free;
 
@@ -369,6 +373,8 @@ int skd_profile_load(const char *path, struct skd_profile **out, char *err,
 			goto err_free;
 		}
 	}
+	if (!bad)
+		bad = p->cap.bad_at;	/* where a perf.data's records went bad */
 	if (bad) {
 		p->totals.corrupt = true;
 		p->totals.bad_offset = bad;

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writes a perf.data from synthetic skidless records through the real
+ * converter and writer, for perf_check.sh to feed to Debian's perf. The
+ * samples hit this program's own functions, mapped where it runs, so both
+ * perf and skidless can name them.
+ *
+ *   mkperf FILE [pipe]
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "perfdata_conv.h"
+#include "perfdata_host.h"
+#include "perfdata_write.h"
+#include "symbols.h"
+
+#define NSAMPLES 40
+
+__attribute__((noinline)) int mk_leaf(int x) { return x * 3 + 1; }
+__attribute__((noinline)) int mk_caller(int x) { return mk_leaf(x) + 2; }
+
+static uint8_t rec[8192];
+
+static void put(struct pd_writer *w, const struct pd_header *h, int err)
+{
+	if (!h || pd_writer_put(w, h)) {
+		fprintf(stderr, "mkperf: conversion failed: %d\n", err);
+		exit(1);
+	}
+}
+
+static void put_skd(struct pd_writer *w, struct pd_conv *c)
+{
+	struct skd_event ev;
+	int err = 0;
+
+	if (skd_decode(rec, sizeof(rec), &ev) < 0) {
+		fprintf(stderr, "mkperf: bad synthetic record\n");
+		exit(1);
+	}
+	put(w, pd_conv_record(c, &ev, &err), err);
+}
+
+int main(int argc, char *argv[])
+{
+	static const struct skd_event_attr evs[2] = {
+		{ .size = sizeof(evs[0]), .config = 0x01cd, .ldlat = 3,
+		  .sample_period = 1000, .precise = 2 },
+		{ .size = sizeof(evs[0]), .config = 0x003c,
+		  .sample_period = 100000, .precise = 0 },
+	};
+	const char *names[2] = { "mem_trans_retired.load_latency_gt_3:pp",
+				 "cpu_clk_unhalted.thread_p" };
+	struct pd_conv_config cc = {
+		.backend = SKD_BACKEND_INTEL, .callchain_depth = 127,
+		.branch_sample = SKD_BRANCH_ANY | SKD_BRANCH_USER,
+		.model = "skylake", .nr_events = 2, .events = evs,
+		.names = names,
+	};
+	uint64_t lo = 0, hi = 0, off = 0, t0 = 1000000000000ULL, t;
+	const struct pd_event_spec *specs;
+	char exe[4096], line[4096 + 128], hex[129];
+	struct pd_buf b = { 0 };
+	struct pd_writer_result res;
+	struct pd_conv *c;
+	struct pd_writer *w;
+	unsigned int nr, i;
+	struct stat st;
+	bool pipe = argc > 2 && !strcmp(argv[2], "pipe");
+	ssize_t n;
+	FILE *f;
+	int fd;
+
+	if (argc < 2)
+		return 2;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0 || stat(exe, &st))
+		return 1;
+	exe[n] = '\0';
+	f = fopen("/proc/self/maps", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long a, e, o;
+		char perm[8];
+
+		if (sscanf(line, "%llx-%llx %7s %llx", &a, &e, perm, &o) == 4 &&
+		    perm[2] == 'x' && strstr(line, exe)) {
+			lo = a;
+			hi = e;
+			off = o;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (!lo)
+		return 1;
+	c = pd_conv_new(&cc);
+	specs = pd_conv_events(c, &nr);
+	fd = pipe ? STDOUT_FILENO : open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	w = pd_writer_open(fd, pipe, specs, nr);
+	if (!c || fd < 0 || !w)
+		return 1;
+	pd_conv_event_desc(c, &b);
+	pd_writer_feature(w, PD_FEAT_EVENT_DESC, b.p, b.len);
+	b.len = 0;
+	pd_writer_feature(w, PD_FEAT_BRANCH_STACK, NULL, 0);
+	pd_host_features(w, argc, argv);
+	pd_host_kernel_maps(w, c);
+
+	/* COMM, then the MMAP of this program, as the kernel reports them. */
+	memset(rec, 0, sizeof(rec));
+	{
+		struct skd_rec_comm *cm = (void *)rec;
+
+		*cm = (struct skd_rec_comm){ { SKD_REC_COMM, SKD_MISC_COMM_EXEC,
+					       sizeof(*cm) },
+					     { t0, 0, 4242, 4242, 0 }, "mkperf" };
+		put_skd(w, c);
+	}
+	{
+		struct skd_rec_mmap *mm = (void *)rec;
+		size_t len = strlen(exe) + 1, size = (sizeof(*mm) + len + 7) & ~7UL;
+
+		memset(rec, 0, sizeof(rec));
+		*mm = (struct skd_rec_mmap){
+			{ SKD_REC_MMAP, 0, (uint16_t)size },
+			{ t0 + 1, 0, 4242, 4242, 0 }, lo, hi - lo, off,
+			major(st.st_dev), minor(st.st_dev), st.st_ino, 0,
+			PROT_READ | PROT_EXEC, MAP_PRIVATE };
+		memcpy(mm->path, exe, len);
+		put_skd(w, c);
+	}
+	for (i = 0; i < NSAMPLES; i++) {
+		struct skd_rec_sample *s = (void *)rec;
+		struct skd_callchain *cc2;
+		struct skd_sample_mem *m;
+		struct skd_branches *br;
+		uint8_t *q;
+		bool mem = i % 2 == 0;
+
+		memset(rec, 0, sizeof(rec));
+		t = t0 + 1000 + i * 1000;
+		s->hdr = (struct skd_rec_header){ SKD_REC_SAMPLE,
+			SKD_MISC_USER | SKD_MISC_EXACT_IP, 0 };
+		s->id = (struct skd_rec_id){ t, i % 2, 4242, 4242, 0 };
+		s->ip = (uintptr_t)(i % 3 ? mk_leaf : mk_caller) + 4;
+		s->period = mem ? 1000 : 100000;
+		s->event = mem ? 0 : 1;
+		s->fields = SKD_SAMPLE_CALLCHAIN | SKD_SAMPLE_BRANCHES |
+			    (mem ? SKD_SAMPLE_MEM : 0);
+		q = (uint8_t *)(s + 1);
+		cc2 = (void *)q;
+		cc2->nr = 2;
+		cc2->ips[0] = s->ip;
+		cc2->ips[1] = (uintptr_t)main + 16;
+		q += sizeof(*cc2) + 16;
+		if (mem) {
+			m = (void *)q;
+			m->addr = 0x7ffd00001000ULL + i * 64;
+			m->source = i % 4 ? 0x1 : 0x3;	/* L1, L2 hit */
+			m->latency = 7 + i;
+			q += sizeof(*m);
+		}
+		br = (void *)q;
+		br->nr = 2;
+		br->entries[0] = (struct skd_branch_entry){
+			(uintptr_t)mk_caller + 8, (uintptr_t)mk_leaf,
+			SKD_BR_INFO_CYC_VALID | 12 };
+		br->entries[1] = (struct skd_branch_entry){
+			(uintptr_t)main + 20, (uintptr_t)mk_caller,
+			SKD_BR_INFO_MISPRED | SKD_BR_INFO_CYC_VALID | 3 };
+		q += sizeof(*br) + 2 * sizeof(br->entries[0]);
+		s->hdr.size = (uint16_t)(q - rec);
+		put_skd(w, c);
+		if (i % 10 == 9) {
+			struct pd_header fr = { PD_REC_FINISHED_ROUND, 0, 8 };
+
+			pd_writer_put(w, &fr);
+		}
+	}
+	{
+		struct skd_rec_task *tk = (void *)rec;
+
+		memset(rec, 0, sizeof(rec));
+		*tk = (struct skd_rec_task){ { SKD_REC_EXIT, 0, sizeof(*tk) },
+			{ t + 10, 0, 4242, 4242, 0 }, 1, 1 };
+		put_skd(w, c);
+	}
+	{
+		uint64_t st2[2] = { t0 + 1000, t };
+		uint8_t id[20], len = 0;
+		unsigned int k;
+
+		pd_writer_feature(w, PD_FEAT_SAMPLE_TIME, st2, sizeof(st2));
+		if (skd_elf_build_id(exe, hex, sizeof(hex)) > 0) {
+			for (k = 0; hex[2 * k] && k < 20; k++) {
+				unsigned int v;
+
+				sscanf(hex + 2 * k, "%2x", &v);
+				id[k] = (uint8_t)v;
+			}
+			len = (uint8_t)k;
+			pd_build_id_entry(&b, PD_MISC_USER, id, len, exe);
+			pd_writer_feature(w, PD_FEAT_BUILD_ID, b.p, b.len);
+		}
+	}
+	pd_buf_free(&b);
+	if (pd_writer_close(w, &res))
+		return 1;
+	pd_conv_free(c);
+	if (!pipe)
+		close(fd);
+	return mk_caller(0) == 3 ? 0 : 1;
+}
