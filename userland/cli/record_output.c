@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buildid.h"
+#include "buildid_cache.h"
 #include "capture.h"
 #include "decode.h"
 #include "hmap.h"
@@ -75,8 +77,9 @@ static void note_map(struct record_output *o, const struct pd_map *m)
 						 sizeof(*pm));
 	struct omap *e;
 
-	if (!pm || m->path[0] != '/')
-		return;		/* [vdso], //anon: no file to read */
+	/* //anon and the like have no object to name them by. */
+	if (!pm || (m->path[0] != '/' && strcmp(m->path, SKD_VDSO_NAME)))
+		return;
 	if (pm->n == pm->cap) {
 		size_t cap = pm->cap ? pm->cap * 2 : 16;
 
@@ -142,6 +145,7 @@ struct bid_ctx {
 	struct pd_buf *b;
 	struct skd_hmap *seen;	/* path hash -> 1 */
 	unsigned int mismatched;
+	unsigned int cache_warned;
 };
 
 static uint64_t path_hash(const char *s)
@@ -173,20 +177,40 @@ static int hex_to_bytes(const char *hex, uint8_t *id, uint8_t *len)
 static void build_id_of(struct bid_ctx *ctx, const struct omap *m)
 {
 	uint64_t key = path_hash(m->path);
-	char hex[2 * 64 + 1];
+	char hex[SKD_BUILD_ID_HEX], err[256];
 	uint8_t id[20], len;
 	struct stat st;
 
 	if (skd_hmap_has(ctx->seen, key))
 		return;
 	skd_hmap_put(ctx->seen, key, ctx);
+	/* Every process has the kernel's one vdso image: ours is theirs. */
+	if (m->path[0] != '/') {
+		if (skd_buildid_cache_add(NULL, SKD_VDSO_NAME, NULL, hex, err,
+					  sizeof(err)) >= 0 &&
+		    !hex_to_bytes(hex, id, &len))
+			pd_build_id_entry(ctx->b, PD_MISC_USER, id, len,
+					  m->path);
+		return;
+	}
 	if (stat(m->path, &st) || (m->ino && (st.st_ino != m->ino ||
 	    major(st.st_dev) != m->maj || minor(st.st_dev) != m->min))) {
 		ctx->mismatched++;
 		return;
 	}
-	if (skd_elf_build_id(m->path, hex, sizeof(hex)) <= 0 ||
-	    hex_to_bytes(hex, id, &len))
+	/*
+	 * Into the build-id cache, as perf record does, so the capture can
+	 * be reported after the file is rebuilt; without a cache (no HOME,
+	 * read-only), the id alone.
+	 */
+	if (skd_buildid_cache_add(NULL, m->path, NULL, hex, err,
+				  sizeof(err)) < 0) {
+		if (!ctx->cache_warned++)
+			fprintf(stderr, "skidless: %s\n", err);
+		if (skd_build_id_file(m->path, hex, sizeof(hex)) <= 0)
+			return;
+	}
+	if (hex_to_bytes(hex, id, &len))
 		return;
 	pd_build_id_entry(ctx->b, PD_MISC_USER, id, len, m->path);
 }
