@@ -92,4 +92,24 @@ static inline void skd_unregister_syscore(struct skd_syscore *s)
 }
 #endif
 
+/*
+ * 6.8 set overlayfs's backing files apart: /proc/PID/maps and perf show
+ * the file the user opened, file_user_path() and file_user_inode().
+ */
+#include <linux/fs.h>
+#ifdef SKD_HAVE_FILE_USER_PATH
+#define skd_file_user_path(f)	file_user_path(f)
+#define skd_file_user_inode(f)	file_user_inode(f)
+#else
+static inline const struct path *skd_file_user_path(struct file *f)
+{
+	return &f->f_path;
+}
+
+static inline const struct inode *skd_file_user_inode(struct file *f)
+{
+	return file_inode(f);
+}
+#endif
+
 #endif /* _SKD_COMPAT_H */

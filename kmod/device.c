@@ -10,6 +10,7 @@
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/security.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -18,9 +19,14 @@
 #include "intel/hw.h"
 #include "intel/run.h"
 #include "intel/sim_provider.h"
+#include "mmap_events.h"
 #include "params.h"
 #include "pmu_info.h"
+#include "read_maps.h"
 #include "session.h"
+
+/* The most SKD_IOC_READ_MAPS writes per call, whatever the buffer. */
+#define READ_MAPS_MAX_BUF	SZ_1M
 
 /* Reads the leading size of an extensible struct and bounds it. */
 static int get_size(const void __user *uarg, u32 *usize, u32 min)
@@ -55,6 +61,8 @@ static long ioctl_get_info(void __user *uarg)
 	info.max_callchain = SKD_MAX_CALLCHAIN;
 	info.max_freq = skd_max_freq;
 	info.sessions = skd_sessions_open();
+	info.features = SKD_FEAT_READ_MAPS | SKD_FEAT_USER_STACK |
+			(skd_mmap_events_active() ? SKD_FEAT_MMAP_EVENTS : 0);
 	strscpy(info.version, SKD_VERSION, sizeof(info.version));
 	skd_pmu_describe(info.pmu, sizeof(info.pmu));
 
@@ -101,7 +109,7 @@ static long ioctl_config(struct skd_session *s, void __user *uarg)
 	u32 usize;
 	int ret;
 
-	BUILD_BUG_ON(sizeof(struct skd_config) != SKD_CONFIG_SIZE_VER1);
+	BUILD_BUG_ON(sizeof(struct skd_config) != SKD_CONFIG_SIZE_VER2);
 	BUILD_BUG_ON(sizeof(struct skd_event_attr) != SKD_EVENT_ATTR_SIZE_VER1);
 	ret = get_size(uarg, &usize, SKD_CONFIG_SIZE_VER0);
 	if (ret)
@@ -227,6 +235,47 @@ static long ioctl_get_pmu(void __user *uarg)
 	return copy_to_user(uarg, &info, info.size) ? -EFAULT : 0;
 }
 
+static long ioctl_read_maps(struct skd_session *s, void __user *uarg)
+{
+	struct skd_read_maps __user *urm = uarg;
+	struct skd_read_maps rm;
+	u32 usize, len;
+	void *buf;
+	long ret;
+
+	BUILD_BUG_ON(sizeof(struct skd_read_maps) != SKD_READ_MAPS_SIZE_VER0);
+	ret = get_size(uarg, &usize, SKD_READ_MAPS_SIZE_VER0);
+	if (ret)
+		return ret;
+	ret = copy_struct_from_user(&rm, sizeof(rm), uarg, usize);
+	if (ret)
+		return ret;
+	if (rm.flags || rm.buf_len < SKD_READ_MAPS_MIN_BUF)
+		return -EINVAL;
+	/* Pairs with the release in skd_session_config(). */
+	if (!smp_load_acquire(&s->configured))
+		return -EBADFD;
+
+	len = min_t(u32, rm.buf_len, READ_MAPS_MAX_BUF);
+	buf = kvmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	/* Records into our buffer first: no user fault under mmap_lock. */
+	ret = skd_read_maps(s, buf, len, &rm.cursor_pid, &rm.cursor_addr);
+	if (ret < 0)
+		goto out_free;
+	rm.bytes = ret;
+	ret = 0;
+	if (copy_to_user(u64_to_user_ptr(rm.buf_ptr), buf, rm.bytes) ||
+	    put_user(rm.bytes, &urm->bytes) ||
+	    put_user(rm.cursor_pid, &urm->cursor_pid) ||
+	    put_user(rm.cursor_addr, &urm->cursor_addr))
+		ret = -EFAULT;
+out_free:
+	kvfree(buf);
+	return ret;
+}
+
 static long skd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct skd_session *s = file->private_data;
@@ -245,6 +294,8 @@ static long skd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return ioctl_get_stats(s, uarg);
 	case SKD_IOC_GET_PMU:
 		return ioctl_get_pmu(uarg);
+	case SKD_IOC_READ_MAPS:
+		return ioctl_read_maps(s, uarg);
 	default:
 		return -ENOTTY;
 	}

@@ -18,6 +18,7 @@
 #include "sideband.h"
 #include "intel/vmx_guard.h"
 #include "memlock.h"
+#include "mmap_events.h"
 
 /* Ring indexes are local_t: 64 bits wide only on 64-bit kernels. */
 #ifndef CONFIG_X86_64
@@ -68,9 +69,12 @@ static int __init skd_init(void)
 	ret = skd_sideband_init();
 	if (ret)
 		goto err_record;
-	ret = skd_cpu_init();
+	ret = skd_mmap_events_init();
 	if (ret)
 		goto err_sideband;
+	ret = skd_cpu_init();
+	if (ret)
+		goto err_mmap;
 	ret = skd_device_init();
 	if (ret)
 		goto err_cpu;
@@ -81,6 +85,8 @@ static int __init skd_init(void)
 
 err_cpu:
 	skd_cpu_uninit();
+err_mmap:
+	skd_mmap_events_uninit();
 err_sideband:
 	skd_sideband_uninit();
 err_record:
@@ -97,6 +103,7 @@ static void __exit skd_exit(void)
 	/* The device holds a module reference per session: none are left. */
 	skd_device_uninit();
 	skd_cpu_uninit();
+	skd_mmap_events_uninit();
 	skd_sideband_uninit();
 	skd_record_uninit();
 	skd_vmx_guard_uninit();

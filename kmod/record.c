@@ -16,6 +16,7 @@
 #include "record.h"
 #include "ring.h"
 #include "session.h"
+#include "user_stack.h"
 
 enum scratch_ctx {
 	SCRATCH_TASK,
@@ -147,11 +148,27 @@ static noinline struct scratch *sample_callchain(const struct skd_sample_data *d
 	return scratch;
 }
 
+/*
+ * Room for the user stack: the record stays within its u16 size and within
+ * half the ring, where it can be delivered; @fixed is the rest of it.
+ */
+static u32 user_stack_room(const struct skd_session *s, u32 fixed)
+{
+	u64 limit = min_t(u64, U16_MAX & ~7U,
+			  ((u64)s->cfg.ring_pages << PAGE_SHIFT) / 2);
+
+	fixed += sizeof(struct skd_user_stack);
+	if (limit <= fixed)
+		return 0;
+	return min_t(u32, s->cfg.user_stack_bytes, limit - fixed) & ~7U;
+}
+
 void skd_record_emit_sample(struct skd_session *s,
 			    const struct skd_sample_data *d)
 {
 	struct skd_ring *ring = s->rings[smp_processor_id()];
 	struct scratch *chain = NULL;
+	struct skd_ustack *ustack = NULL;
 	struct skd_rec_sample *rec;
 	bool kernel = (long)d->ip < 0;	/* upper half of the address space */
 	u32 size = sizeof(*rec), fields = 0;
@@ -170,6 +187,15 @@ void skd_record_emit_sample(struct skd_session *s,
 		size += sizeof(struct skd_branches) +
 			d->nr_branches * sizeof(*d->branches);
 		fields |= SKD_SAMPLE_BRANCHES;
+	}
+	if (s->cfg.user_stack_bytes) {
+		ustack = skd_user_stack_sample(d->regs, d->ip,
+					       user_stack_room(s, size));
+		if (ustack) {
+			size += sizeof(ustack->hdr) +
+				ALIGN(ustack->hdr.size, 8);
+			fields |= SKD_SAMPLE_USER_STACK;
+		}
 	}
 
 	rec = record_begin(ring, SKD_REC_SAMPLE, d->misc |
@@ -203,6 +229,16 @@ void skd_record_emit_sample(struct skd_session *s,
 			br->reserved = 0;
 			memcpy(br->entries, d->branches,
 			       d->nr_branches * sizeof(*d->branches));
+			tail += sizeof(*br) +
+				d->nr_branches * sizeof(*d->branches);
+		}
+		if (fields & SKD_SAMPLE_USER_STACK) {
+			u32 n = ustack->hdr.size;
+
+			memcpy(tail, &ustack->hdr, sizeof(ustack->hdr));
+			tail += sizeof(ustack->hdr);
+			memcpy(tail, ustack->data, n);
+			memset(tail + n, 0, ALIGN(n, 8) - n);
 		}
 	}
 	record_end(ring, rec);

@@ -30,6 +30,7 @@
 #include "params.h"
 #include "ring.h"
 #include "session.h"
+#include "user_stack.h"
 
 /* Deeper process trees are not followed; see README (limits). */
 #define SKD_ANCESTRY_MAX	128
@@ -85,6 +86,9 @@ void skd_session_destroy(struct skd_session *s)
 	}
 	free_rings(s);
 	skd_memlock_uncharge(&s->mem);
+	/* Sampling stopped above: no sample can be using the scratch. */
+	if (s->configured && s->cfg.user_stack_bytes)
+		skd_user_stack_put();
 	put_pid(s->target);
 	put_pid_ns(s->pid_ns);
 	free_cpumask_var(s->cpus);
@@ -135,6 +139,11 @@ static int check_config(const struct skd_config *cfg)
 		return -ERANGE;
 	if (cfg->sim_model >= __SKD_SIM_MAX)
 		return -EINVAL;
+	if (cfg->reserved1)
+		return -EINVAL;
+	if (cfg->user_stack_bytes % sizeof(u64) ||
+	    cfg->user_stack_bytes > SKD_MAX_USER_STACK)
+		return -ERANGE;
 	return 0;
 }
 
@@ -234,9 +243,17 @@ int skd_session_config(struct skd_session *s, const struct skd_config *cfg,
 	ret = alloc_rings(s);
 	if (ret)
 		goto err_free_rings;
+	if (cfg->user_stack_bytes) {
+		ret = skd_user_stack_get();
+		if (ret)
+			goto err_free_rings;
+	}
 	ret = backend->init(s);
-	if (ret)
+	if (ret) {
+		if (cfg->user_stack_bytes)
+			skd_user_stack_put();
 		goto err_free_rings;
+	}
 
 	skd_cpu_sleep_get();
 	s->state = SKD_SESSION_READY;

@@ -177,7 +177,7 @@ enum skd_config_flags {
 	SKD_CFG_PID		= 1U << 1,	/* only pid and its descendants */
 	SKD_CFG_EXCLUDE_USER	= 1U << 2,	/* no samples in user mode */
 	SKD_CFG_EXCLUDE_KERNEL	= 1U << 3,	/* no samples in kernel mode */
-	SKD_CFG_NO_SIDEBAND	= 1U << 4,	/* no COMM/EXEC/FORK/EXIT records */
+	SKD_CFG_NO_SIDEBAND	= 1U << 4,	/* no COMM/EXEC/FORK/EXIT/MMAP records */
 	__SKD_CFG_ALL		= (1U << 5) - 1	/* non-ABI */
 };
 
@@ -208,7 +208,10 @@ struct skd_config {
 	 * Version 2: DWARF unwinding. With user_stack_bytes non-zero, every
 	 * sample of a user task carries its user registers and up to that
 	 * many bytes of its user stack from the stack pointer up (a multiple
-	 * of 8, at most SKD_MAX_USER_STACK; ERANGE otherwise).
+	 * of 8, at most SKD_MAX_USER_STACK; ERANGE otherwise). A sample is
+	 * never larger than half a ring nor than a record's u16 size: the
+	 * stack copy is cut to fit. The PMU backends then take one PEBS
+	 * record per PMI, as for call chains.
 	 */
 	__u32 user_stack_bytes;
 	__u32 reserved1;	/* must be zero */
@@ -377,7 +380,11 @@ struct skd_pmu_info {
  * mapping, all with misc SKD_MISC_SYNTHESIZED. A process that exits
  * between calls is skipped; one created meanwhile is reported by the
  * ring's own FORK/EXEC/MMAP records, since the session is running.
- * Read it after START, so that nothing falls between the two.
+ * Read it after START, so that nothing falls between the two. The
+ * cursors mean nothing to the caller; bytes is 0 once every followed
+ * process has been described, and stays 0 for those cursors. A buffer
+ * above 1 MiB is used up to 1 MiB. The ids of MMAP records name the
+ * process (tid == pid); time is when the record was made.
  */
 struct skd_read_maps {
 	__u32 size;		/* caller's sizeof(struct skd_read_maps) */
@@ -481,6 +488,12 @@ enum skd_rec_type {
 	/*
 	 * struct skd_rec_mmap, then the path NUL-padded to 8 bytes: a task
 	 * mapped code (PROT_EXEC), or SKD_IOC_READ_MAPS describes a mapping.
+	 * Live records come as the kernel reports new mappings to perf: at
+	 * mmap(), and again at an mprotect() that leaves a mapping
+	 * executable. The mappings of a new image (the executable, its
+	 * interpreter, [vdso]) are made by execve() before the EXEC record
+	 * is written: they precede it in the ring, with the same pid and
+	 * tid, after the COMM of exec's own task rename.
 	 */
 	SKD_REC_MMAP		= 9,
 	__SKD_REC_MAX			/* non-ABI */
@@ -635,7 +648,7 @@ struct skd_rec_mmap {
 	__u32 min;
 	__u64 ino;		/* the file's inode, 0 for anonymous code */
 	__u64 ino_generation;
-	__u32 prot;		/* PROT_* */
+	__u32 prot;		/* PROT_*: PROT_EXEC and what else is set */
 	__u32 flags;		/* MAP_SHARED or MAP_PRIVATE */
 	char path[];		/* absolute path, or "[vdso]", "//anon" */
 };

@@ -209,7 +209,9 @@ static int pmu_init(struct skd_session *s, const struct skd_pmu_ops *ops,
 		.events = s->events,
 		.nr_events = s->cfg.nr_events,
 		.branch_sample = s->cfg.branch_sample,
-		.callchain = s->cfg.callchain_depth > 0,
+		/* Both need the PMI's registers: one PEBS record per PMI. */
+		.callchain = s->cfg.callchain_depth > 0 ||
+			     s->cfg.user_stack_bytes > 0,
 		.max_freq = skd_pmu_max_sample_rate(),
 		.pebs_buffer_bytes = PEBS_BUFFER_BYTES,
 	};

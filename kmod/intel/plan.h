@@ -46,7 +46,8 @@ struct skd_plan_request {
 	unsigned int nr_events;
 	u32 branch_sample;		/* enum skd_branch_sample */
 	u32 exclude;			/* SKD_EV_EXCLUDE_* of the whole session */
-	bool callchain;			/* call chains: one PEBS record per PMI */
+	bool callchain;			/* call chains or user stacks: the PMI's */
+					/* regs, so one PEBS record per PMI */
 	u64 default_period;		/* events with neither period nor freq */
 	u64 default_freq;
 	u32 max_freq;			/* highest frequency an event may ask */

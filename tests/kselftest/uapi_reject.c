@@ -168,8 +168,8 @@ CASE(csize_v0_junk_after, c->size = SKD_CONFIG_SIZE_VER0;
      c->events_ptr = 0xdeadbeef; c->nr_events = 99; c->sim_model = 99)
 CASE(csize_v1, c->size = SKD_CONFIG_SIZE_VER1)
 CASE(csize_v1_plus1, c->size = SKD_CONFIG_SIZE_VER1 + 1)
-CASE(csize_first_unknown, c->size = SKD_CONFIG_SIZE_VER1 + 8;
-     ((uint8_t *)c)[SKD_CONFIG_SIZE_VER1] = 1)
+CASE(csize_first_unknown, c->size = SKD_CONFIG_SIZE_VER2 + 8;
+     ((uint8_t *)c)[SKD_CONFIG_SIZE_VER2] = 1)
 CASE(csize_page, c->size = page)
 CASE(csize_page_last, c->size = page; ((uint8_t *)c)[page - 1] = 0x80)
 CASE(csize_page_plus1, c->size = page + 1)
@@ -191,6 +191,16 @@ CASE(cflag_first_unknown, c->flags |= 1U << 5)
 CASE(cres0, c->reserved[0] = 1)
 CASE(cres1, c->reserved[1] = 1ULL << 63)
 CASE(cres3, c->reserved[3] = 1)
+CASE(cres1_v2, c->reserved1 = 1)
+CASE(custack_8, c->user_stack_bytes = 8)
+CASE(custack_max, c->user_stack_bytes = SKD_MAX_USER_STACK)
+CASE(custack_12, c->user_stack_bytes = 12)
+CASE(custack_max_minus4, c->user_stack_bytes = SKD_MAX_USER_STACK - 4)
+CASE(custack_above, c->user_stack_bytes = SKD_MAX_USER_STACK + 8)
+CASE(custack_huge, c->user_stack_bytes = 0xfffffff8)
+CASE(csize_v2, c->size = SKD_CONFIG_SIZE_VER2)
+CASE(csize_v2_unknown, c->size = SKD_CONFIG_SIZE_VER2 + 8;
+     ((uint8_t *)c)[SKD_CONFIG_SIZE_VER2 + 7] = 1)
 CASE(cbackend_default, c->backend = SKD_BACKEND_DEFAULT)
 CASE(cbackend_first_unknown, c->backend = __SKD_BACKEND_MAX)
 CASE(cbackend_max, c->backend = 0xffffffff)
@@ -349,7 +359,7 @@ static const struct {
 	{ "config size 80, nonsense after it", csize_v0_junk_after, 0, 0 },
 	{ "config size 104, version 1", csize_v1, 0, 0 },
 	{ "config size 105, zero tail", csize_v1_plus1, 0, 0 },
-	{ "config size 112, first unknown byte set", csize_first_unknown, 0,
+	{ "config size 120, first unknown byte set", csize_first_unknown, 0,
 	  E2BIG },
 	{ "config size of a page, zero tail", csize_page, 0, 0 },
 	{ "config size of a page, its last byte set", csize_page_last, 0,
@@ -365,6 +375,16 @@ static const struct {
 	{ "reserved[0] set", cres0, 0, EINVAL },
 	{ "reserved[1] set", cres1, 0, EINVAL },
 	{ "reserved[3] set", cres3, 0, EINVAL },
+	{ "reserved1 set (version 2)", cres1_v2, 0, EINVAL },
+	{ "user_stack_bytes 8", custack_8, 0, 0 },
+	{ "user_stack_bytes SKD_MAX_USER_STACK", custack_max, 0, 0 },
+	{ "user_stack_bytes 12, not a multiple of 8", custack_12, 0, ERANGE },
+	{ "user_stack_bytes SKD_MAX_USER_STACK - 4", custack_max_minus4, 0,
+	  ERANGE },
+	{ "user_stack_bytes SKD_MAX_USER_STACK + 8", custack_above, 0, ERANGE },
+	{ "user_stack_bytes 0xfffffff8", custack_huge, 0, ERANGE },
+	{ "config size of version 2", csize_v2, 0, 0 },
+	{ "config version 2 + 8, last byte set", csize_v2_unknown, 0, E2BIG },
 	{ "backend 0, the default", cbackend_default, 0, 0 },
 	{ "backend 4, the first unknown", cbackend_first_unknown, 0, EINVAL },
 	{ "backend 0xffffffff", cbackend_max, 0, EINVAL },
@@ -575,10 +595,12 @@ static void info_cases(void)
 	memset(cbuf, 0xa5, 2 * page);
 	err = info_at(cbuf, page);
 	ktap_result(!err && in->size == sizeof(*in) &&
-		    tail_is(cbuf, sizeof(*in), page, 0xa5) && !in->reserved0 &&
+		    tail_is(cbuf, sizeof(*in), page, 0xa5) &&
+		    !(in->features & ~(SKD_FEAT_MMAP_EVENTS | SKD_FEAT_READ_MAPS |
+				       SKD_FEAT_USER_STACK)) &&
 		    memchr(in->version, 0, sizeof(in->version)) &&
 		    memchr(in->pmu, 0, sizeof(in->pmu)),
-		    "GET_INFO size of a page: %zu bytes written, reserved0 0, "
+		    "GET_INFO size of a page: %zu bytes written, features known, "
 		    "strings NUL-terminated (%s)", sizeof(*in), ename(err));
 
 	check("GET_INFO size of a page + 1", info_at(cbuf, page + 1), E2BIG);
@@ -778,6 +800,72 @@ static void pmu_cases(void)
 		close(fd);
 		check("GET_PMU at a kernel address", err, EFAULT);
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* SKD_IOC_READ_MAPS and struct skd_read_maps (version 2)              */
+
+static int maps_at(int fd, void *p, const struct skd_read_maps *q)
+{
+	put(p, q, sizeof(*q));
+	return err_of(ioctl(fd, SKD_IOC_READ_MAPS, p));
+}
+
+#define NR_MAPS_CASES 13
+
+static void read_maps_cases(void)
+{
+	static uint64_t buf[SKD_READ_MAPS_MIN_BUF / 8];
+	struct skd_config cfg = test_config(100, RING_PAGES, 0);
+	struct skd_read_maps q = {
+		.size = sizeof(q), .buf_ptr = (uintptr_t)buf,
+		.buf_len = SKD_READ_MAPS_MIN_BUF,
+	};
+	struct skd_read_maps r;
+	int fd = fresh_fd();
+
+	check("READ_MAPS before CONFIG", maps_at(fd, cbuf, &q), EBADFD);
+	cfg.flags |= SKD_CFG_PID;
+	cfg.pid = getpid();
+	if (skd_dev_config(fd, &cfg)) {
+		printf("Bail out! CONFIG: %s\n", strerror(errno));
+		exit(KTAP_FAIL);
+	}
+	memset(cbuf, 0, 2 * page);
+	check("READ_MAPS version 0", maps_at(fd, cbuf, &q), 0);
+	r = q;
+	r.size = SKD_READ_MAPS_SIZE_VER0 - 1;
+	check("READ_MAPS size 39, one below version 0", maps_at(fd, cbuf, &r),
+	      EINVAL);
+	r.size = SKD_READ_MAPS_SIZE_VER0 + 8;
+	check("READ_MAPS size 48, zero tail", maps_at(fd, cbuf, &r), 0);
+	cbuf[SKD_READ_MAPS_SIZE_VER0] = 1;
+	check("READ_MAPS size 48, first unknown byte set", maps_at(fd, cbuf, &r),
+	      E2BIG);
+	cbuf[SKD_READ_MAPS_SIZE_VER0] = 0;
+	r.size = page + 1;
+	check("READ_MAPS size of a page + 1", maps_at(fd, cbuf, &r), E2BIG);
+	r = q;
+	r.flags = 1;
+	check("READ_MAPS flags 1", maps_at(fd, cbuf, &r), EINVAL);
+	r.flags = 0x80000000;
+	check("READ_MAPS flags bit 31", maps_at(fd, cbuf, &r), EINVAL);
+	r = q;
+	r.buf_len = SKD_READ_MAPS_MIN_BUF - 1;
+	check("READ_MAPS buffer one byte short", maps_at(fd, cbuf, &r), EINVAL);
+	r.buf_len = 0;
+	check("READ_MAPS buffer 0", maps_at(fd, cbuf, &r), EINVAL);
+	r = q;
+	r.buf_ptr = 0;
+	check("READ_MAPS buffer at NULL", maps_at(fd, cbuf, &r), EFAULT);
+	r = q;
+	r.cursor_pid = ~0ULL;
+	r.cursor_addr = ~0ULL;
+	check("READ_MAPS cursors all ones: nothing, no error",
+	      maps_at(fd, cbuf, &r), 0);
+	check("READ_MAPS struct at NULL", err_of(ioctl(fd, SKD_IOC_READ_MAPS,
+						       NULL)), EFAULT);
+	close(fd);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1082,11 +1170,12 @@ int main(void)
 		sleep_seconds(0.001);
 
 	ktap_plan(NR_CONFIG_CASES + NR_INFO_CASES + NR_PMU_CASES +
-		  NR_STATS_CASES + NR_MMAP_CASES);
+		  NR_STATS_CASES + NR_MMAP_CASES + NR_MAPS_CASES);
 	run_config_cases(tid);
 	info_cases();
 	pmu_cases();
 	stats_cases();
+	read_maps_cases();
 	mmap_cases();
 	return ktap_finish();
 }

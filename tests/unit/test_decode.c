@@ -55,6 +55,20 @@
 #define OFF_PPID	32
 #define OFF_PTID	36
 #define TASK_SIZE	40
+#define OFF_M_START	32
+#define OFF_M_LEN	40
+#define OFF_M_PGOFF	48
+#define OFF_M_MAJ	56
+#define OFF_M_MIN	60
+#define OFF_M_INO	64
+#define OFF_M_GEN	72
+#define OFF_M_PROT	80
+#define OFF_M_FLAGS	84
+#define OFF_M_PATH	88
+#define US_ABI		0	/* offsets within struct skd_user_stack */
+#define US_SIZE		4
+#define US_REGS		8
+#define US_DATA		168
 
 _Static_assert(offsetof(struct skd_rec_header, misc) == OFF_MISC, "misc");
 _Static_assert(offsetof(struct skd_rec_header, size) == OFF_SIZE, "size");
@@ -74,6 +88,19 @@ _Static_assert(sizeof(struct skd_rec_comm) == COMM_SIZE, "comm size");
 _Static_assert(offsetof(struct skd_rec_exec, path) == OFF_PATH, "path");
 _Static_assert(offsetof(struct skd_rec_task, ptid) == OFF_PTID, "ptid");
 _Static_assert(sizeof(struct skd_rec_task) == TASK_SIZE, "task size");
+_Static_assert(offsetof(struct skd_rec_mmap, start) == OFF_M_START, "m start");
+_Static_assert(offsetof(struct skd_rec_mmap, len) == OFF_M_LEN, "m len");
+_Static_assert(offsetof(struct skd_rec_mmap, pgoff) == OFF_M_PGOFF, "m pgoff");
+_Static_assert(offsetof(struct skd_rec_mmap, maj) == OFF_M_MAJ, "m maj");
+_Static_assert(offsetof(struct skd_rec_mmap, min) == OFF_M_MIN, "m min");
+_Static_assert(offsetof(struct skd_rec_mmap, ino) == OFF_M_INO, "m ino");
+_Static_assert(offsetof(struct skd_rec_mmap, ino_generation) == OFF_M_GEN, "m gen");
+_Static_assert(offsetof(struct skd_rec_mmap, prot) == OFF_M_PROT, "m prot");
+_Static_assert(offsetof(struct skd_rec_mmap, flags) == OFF_M_FLAGS, "m flags");
+_Static_assert(offsetof(struct skd_rec_mmap, path) == OFF_M_PATH, "m path");
+_Static_assert(offsetof(struct skd_user_stack, size) == US_SIZE, "us size");
+_Static_assert(offsetof(struct skd_user_stack, regs) == US_REGS, "us regs");
+_Static_assert(offsetof(struct skd_user_stack, data) == US_DATA, "us data");
 
 #define REC_CAP		2048	/* a full call chain is 1080 bytes */
 
@@ -143,6 +170,59 @@ static void mk_sample(struct rec *r, int nr, int nr_kernel)
 			set64(r, OFF_CC_IPS + 8 * i, 0xffffffff81000000ULL + i);
 		r->n = OFF_CC_IPS + 8 * (size_t)nr;
 	}
+	finish(r);
+}
+
+/*
+ * A sample with a branch stack of @nr_br entries (< 0: none) and a user
+ * stack of @stack bytes with ABI @abi after it (@stack < 0: none).
+ */
+static void mk_ustack(struct rec *r, int nr_br, uint32_t abi, int stack)
+{
+	size_t at = SAMPLE_FIXED;
+	uint32_t fields = 0;
+	int i;
+
+	start(r, SKD_REC_SAMPLE, SKD_MISC_USER, SAMPLE_FIXED - ID_END);
+	set64(r, OFF_S_IP, 0x401234);
+	if (nr_br >= 0) {
+		fields |= SKD_SAMPLE_BRANCHES;
+		set16(r, at, (uint16_t)nr_br);
+		for (i = 0; i < 3 * nr_br; i++)
+			set64(r, at + 8 + 8 * i, 0x400000 + i);
+		at += 8 + 24 * (size_t)nr_br;
+	}
+	if (stack >= 0) {
+		fields |= SKD_SAMPLE_USER_STACK;
+		set32(r, at + US_ABI, abi);
+		set32(r, at + US_SIZE, (uint32_t)stack);
+		for (i = 0; i < SKD_USER_REGS_NR; i++)
+			set64(r, at + US_REGS + 8 * i, 0x1000 + i);
+		for (i = 0; i < stack; i++)
+			r->b[at + US_DATA + i] = (uint8_t)(0xa0 + i);
+		at += US_DATA + (size_t)stack;
+	}
+	set32(r, OFF_S_FIELDS, fields);
+	r->n = at;
+	finish(r);
+}
+
+static void mk_mmap(struct rec *r, const char *path)
+{
+	size_t len = strlen(path);
+
+	start(r, SKD_REC_MMAP, SKD_MISC_SYNTHESIZED, OFF_M_PATH - ID_END);
+	set64(r, OFF_M_START, 0x7f0000001000ULL);
+	set64(r, OFF_M_LEN, 0x5000);
+	set64(r, OFF_M_PGOFF, 0x2000);
+	set32(r, OFF_M_MAJ, 254);
+	set32(r, OFF_M_MIN, 3);
+	set64(r, OFF_M_INO, 123456789);
+	set64(r, OFF_M_GEN, 42);
+	set32(r, OFF_M_PROT, 5);
+	set32(r, OFF_M_FLAGS, 2);
+	memcpy(r->b + OFF_M_PATH, path, len + 1);
+	r->n = OFF_M_PATH + len + 1;
 	finish(r);
 }
 
@@ -357,6 +437,85 @@ static void test_exec(void **state)
 	}
 }
 
+static void test_mmap(void **state)
+{
+	char path[64];
+	struct skd_event ev;
+	const uint8_t *buf;
+	struct rec r;
+	size_t len;
+
+	(void)state;
+	for (len = 0; len < 20; len++) {
+		memset(path, 'm', len);
+		path[len] = '\0';
+		mk_mmap(&r, path);
+		assert_int_equal(r.n, (OFF_M_PATH + len + 1 + 7) & ~(size_t)7);
+		buf = at_guard(r.b, r.n);
+		assert_int_equal(skd_decode(buf, r.n, &ev), r.n);
+		check_id(&ev, buf);
+		assert_int_equal(ev.type, SKD_REC_MMAP);
+		assert_int_equal(ev.misc, SKD_MISC_SYNTHESIZED);
+		assert_ptr_equal(ev.mmap.rec, buf);
+		assert_ptr_equal(ev.mmap.path, buf + OFF_M_PATH);
+		assert_string_equal(ev.mmap.path, path);
+		assert_int_equal(ev.mmap.rec->start, 0x7f0000001000ULL);
+		assert_int_equal(ev.mmap.rec->len, 0x5000);
+		assert_int_equal(ev.mmap.rec->pgoff, 0x2000);
+		assert_int_equal(ev.mmap.rec->maj, 254);
+		assert_int_equal(ev.mmap.rec->min, 3);
+		assert_int_equal(ev.mmap.rec->ino, 123456789);
+		assert_int_equal(ev.mmap.rec->ino_generation, 42);
+		assert_int_equal(ev.mmap.rec->prot, 5);
+		assert_int_equal(ev.mmap.rec->flags, 2);
+	}
+	assert_string_equal(skd_rec_type_name(SKD_REC_MMAP), "MMAP");
+}
+
+static void test_sample_ustack(void **state)
+{
+	static const int sizes[] = { 0, 1, 7, 8, 9, 64, 250, 1024 };
+	struct skd_event ev;
+	const uint8_t *buf, *us;
+	struct rec r;
+	size_t i, at;
+	int nr_br, j;
+
+	(void)state;
+	for (nr_br = -1; nr_br <= 2; nr_br++) {
+		for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+			mk_ustack(&r, nr_br, SKD_USER_ABI_64, sizes[i]);
+			at = SAMPLE_FIXED + (nr_br >= 0 ? 8 + 24 * (size_t)nr_br : 0);
+			assert_int_equal(r.n, (at + US_DATA + sizes[i] + 7) & ~(size_t)7);
+			buf = at_guard(r.b, r.n);
+			assert_int_equal(skd_decode(buf, r.n, &ev), r.n);
+			us = buf + at;
+			assert_ptr_equal(ev.sample.ustack, us);
+			assert_ptr_equal(ev.sample.stack, us + US_DATA);
+			assert_int_equal(ev.sample.ustack->abi, SKD_USER_ABI_64);
+			assert_int_equal(ev.sample.ustack->size, sizes[i]);
+			for (j = 0; j < SKD_USER_REGS_NR; j++)
+				assert_int_equal(ev.sample.ustack->regs[j], 0x1000 + j);
+			for (j = 0; j < sizes[i]; j++)
+				assert_int_equal(ev.sample.stack[j], (uint8_t)(0xa0 + j));
+			if (nr_br >= 0)
+				assert_int_equal(ev.sample.nr_branches, nr_br);
+			else
+				assert_null(ev.sample.branches);
+		}
+	}
+	/* A kernel thread's: no registers, no stack. */
+	mk_ustack(&r, -1, SKD_USER_ABI_NONE, 0);
+	buf = at_guard(r.b, r.n);
+	assert_int_equal(skd_decode(buf, r.n, &ev), r.n);
+	assert_int_equal(ev.sample.ustack->abi, SKD_USER_ABI_NONE);
+	/* Without the field: no user stack. */
+	mk_sample(&r, 3, 1);
+	assert_int_equal(skd_decode(at_guard(r.b, r.n), r.n, &ev), r.n);
+	assert_null(ev.sample.ustack);
+	assert_null(ev.sample.stack);
+}
+
 static void test_task(void **state)
 {
 	static const uint32_t types[] = { SKD_REC_FORK, SKD_REC_EXIT };
@@ -452,7 +611,10 @@ static void test_stream(void **state)
 
 /* ---- malformed records -------------------------------------------------- */
 
-enum mk { MK_SAMPLE, MK_CHAIN, MK_LOST, MK_COMM, MK_EXEC, MK_FORK, MK_EXIT };
+enum mk {
+	MK_SAMPLE, MK_CHAIN, MK_LOST, MK_COMM, MK_EXEC, MK_FORK, MK_EXIT,
+	MK_USTACK, MK_MMAP,
+};
 
 struct bad_case {
 	const char *what;
@@ -482,8 +644,51 @@ static void p_comm_last(struct rec *r)
 	r->b[OFF_COMM + SKD_COMM_LEN - 1] = 0;
 }
 static void p_chain_flag(struct rec *r) { set32(r, OFF_S_FIELDS, SKD_SAMPLE_CALLCHAIN); }
+static void p_us_flag(struct rec *r) { set32(r, OFF_S_FIELDS, SKD_SAMPLE_USER_STACK); }
+
+/* The user stack of MK_USTACK (no branches) starts at SAMPLE_FIXED. */
+static void p_us_abi1(struct rec *r) { set32(r, SAMPLE_FIXED + US_ABI, 1); }
+static void p_us_abi3(struct rec *r) { set32(r, SAMPLE_FIXED + US_ABI, 3); }
+static void p_us_none_size(struct rec *r) { set32(r, SAMPLE_FIXED + US_ABI, 0); }
+static void p_us_size_big(struct rec *r)
+{
+	set32(r, SAMPLE_FIXED + US_SIZE, SKD_MAX_USER_STACK + 8);
+}
+static void p_us_size_past(struct rec *r) { set32(r, SAMPLE_FIXED + US_SIZE, 25); }
+static void p_us_size_huge(struct rec *r) { set32(r, SAMPLE_FIXED + US_SIZE, 0xfffffff8U); }
+static void p_us_size_less(struct rec *r) { set32(r, SAMPLE_FIXED + US_SIZE, 9); }
+static void p_us_after_br(struct rec *r)
+{
+	/* A branch count that pushes the user stack past the end. */
+	set32(r, OFF_S_FIELDS, SKD_SAMPLE_BRANCHES | SKD_SAMPLE_USER_STACK);
+	set16(r, SAMPLE_FIXED, 7);
+}
+static void p_mpath_full(struct rec *r)
+{
+	memset(r->b + OFF_M_PATH, 'x', r->n - OFF_M_PATH);
+}
+static void p_mpath_last(struct rec *r)
+{
+	memset(r->b + OFF_M_PATH, 'x', r->n - OFF_M_PATH - 1);
+	r->b[r->n - 1] = 0;
+}
 
 static const struct bad_case bad_cases[] = {
+	{ "ustack header cut", MK_USTACK, SAMPLE_FIXED + 160, -1, NULL, -EINVAL },
+	{ "ustack flag, nothing", MK_SAMPLE, -1, -1, p_us_flag, -EINVAL },
+	{ "ustack abi 1", MK_USTACK, -1, -1, p_us_abi1, -EINVAL },
+	{ "ustack abi 3", MK_USTACK, -1, -1, p_us_abi3, -EINVAL },
+	{ "ustack abi none with bytes", MK_USTACK, -1, -1, p_us_none_size, -EINVAL },
+	{ "ustack above the maximum", MK_USTACK, -1, -1, p_us_size_big, -EINVAL },
+	{ "ustack bytes past the end", MK_USTACK, -1, -1, p_us_size_past, -EINVAL },
+	{ "ustack size 2^32-8", MK_USTACK, -1, -1, p_us_size_huge, -EINVAL },
+	{ "ustack cut by size", MK_USTACK, SAMPLE_FIXED + US_DATA + 8, -1, NULL, -EINVAL },
+	{ "ustack after branches past end", MK_USTACK, -1, -1, p_us_after_br, -EINVAL },
+	{ "mmap without path", MK_MMAP, OFF_M_PATH, -1, NULL, -EINVAL },
+	{ "mmap short", MK_MMAP, 80, -1, NULL, -EINVAL },
+	{ "mmap path without NUL", MK_MMAP, -1, -1, p_mpath_full, -EINVAL },
+	{ "ustack size 9 of 24", MK_USTACK, -1, -1, p_us_size_less, 0 },
+	{ "mmap NUL last", MK_MMAP, -1, -1, p_mpath_last, 0 },
 	{ "len 0", MK_LOST, -1, 0, NULL, -EINVAL },
 	{ "len 4", MK_LOST, -1, 4, NULL, -EINVAL },
 	{ "len 7", MK_LOST, -1, 7, NULL, -EINVAL },
@@ -533,6 +738,8 @@ static void build(struct rec *r, enum mk mk)
 	case MK_EXEC: mk_exec(r, "/bin/sh-with-a-long-name"); break;
 	case MK_FORK: mk_task(r, SKD_REC_FORK); break;
 	case MK_EXIT: mk_task(r, SKD_REC_EXIT); break;
+	case MK_USTACK: mk_ustack(r, -1, SKD_USER_ABI_64, 24); break;
+	case MK_MMAP: mk_mmap(r, "/usr/lib/x86_64-linux-gnu/libc.so.6"); break;
 	}
 }
 
@@ -647,6 +854,20 @@ static int spec_verdict(const uint8_t *b, size_t len)
 			nr = get_le(b + at, 2);
 			if (at + 8 + 24 * nr > size)
 				return -EINVAL;
+			at += 8 + 24 * nr;
+		}
+		/* Then abi, size, 20 registers, size bytes padded to 8. */
+		if (fields & SKD_SAMPLE_USER_STACK) {
+			uint32_t abi, bytes;
+
+			if (at + 168 > size)
+				return -EINVAL;
+			abi = (uint32_t)get_le(b + at, 4);
+			bytes = (uint32_t)get_le(b + at + 4, 4);
+			if ((abi != 0 && abi != 2) || bytes > 32768 ||
+			    (abi == 0 && bytes) ||
+			    at + 168 + (((size_t)bytes + 7) & ~(size_t)7) > size)
+				return -EINVAL;
 		}
 		break;
 	case SKD_REC_LOST:
@@ -665,6 +886,11 @@ static int spec_verdict(const uint8_t *b, size_t len)
 		if (size <= OFF_PATH || !memchr(b + OFF_PATH, 0, size - OFF_PATH))
 			return -EINVAL;
 		break;
+	case SKD_REC_MMAP:
+		if (size <= OFF_M_PATH ||
+		    !memchr(b + OFF_M_PATH, 0, size - OFF_M_PATH))
+			return -EINVAL;
+		break;
 	}
 	return (int)size;
 }
@@ -673,7 +899,7 @@ static void mutate(struct rec *r, size_t *len)
 {
 	static const uint32_t types[] = {
 		0, SKD_REC_SAMPLE, SKD_REC_LOST, SKD_REC_COMM, SKD_REC_EXEC,
-		SKD_REC_FORK, SKD_REC_EXIT, __SKD_REC_MAX, 0x8002,
+		SKD_REC_FORK, SKD_REC_EXIT, SKD_REC_MMAP, __SKD_REC_MAX, 0x8002,
 	};
 	size_t off;
 
@@ -725,8 +951,14 @@ static void test_fuzz(void **state)
 	(void)state;
 	rng_state = seed;
 	for (i = 0; i < iters; i++) {
-		switch (rnd_below(6)) {
+		switch (rnd_below(8)) {
 		case 0: mk_sample(&r, -1, 0); break;
+		case 6:
+			mk_ustack(&r, rnd() & 1 ? -1 : (int)rnd_below(4),
+				  rnd() & 1 ? SKD_USER_ABI_64 : SKD_USER_ABI_NONE,
+				  (int)rnd_below(100));
+			break;
+		case 7: mk_mmap(&r, rnd() & 1 ? "[vdso]" : "/usr/lib/x86_64-linux-gnu/libc.so.6"); break;
 		case 1:
 			k = (int)rnd_below(SKD_MAX_CALLCHAIN + 1);
 			mk_sample(&r, k, (int)rnd_below((size_t)k + 1));
@@ -760,6 +992,11 @@ static void test_fuzz(void **state)
 		if (ev.type == SKD_REC_EXEC)
 			assert_true(strnlen(ev.exec.path, buf + ret - (const uint8_t *)ev.exec.path) <
 				    (size_t)(buf + ret - (const uint8_t *)ev.exec.path));
+		if (ev.type == SKD_REC_MMAP)
+			assert_true(strnlen(ev.mmap.path, buf + ret - (const uint8_t *)ev.mmap.path) <
+				    (size_t)(buf + ret - (const uint8_t *)ev.mmap.path));
+		if (ev.type == SKD_REC_SAMPLE && ev.sample.ustack)
+			assert_true(ev.sample.stack + ev.sample.ustack->size <= buf + ret);
 	}
 	/* Both verdicts must be common, or the mutations test nothing. */
 	assert_in_range(accepted, iters / 20, iters - iters / 20);
@@ -773,6 +1010,8 @@ int main(void)
 		cmocka_unit_test(test_lost),
 		cmocka_unit_test(test_comm),
 		cmocka_unit_test(test_exec),
+		cmocka_unit_test(test_mmap),
+		cmocka_unit_test(test_sample_ustack),
 		cmocka_unit_test(test_task),
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_stream),

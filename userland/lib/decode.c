@@ -4,6 +4,29 @@
 
 #include "decode.h"
 
+/* The user registers and stack: the last section, at @at of @size. */
+static int decode_ustack(const uint8_t *p, size_t size, size_t at,
+			 struct skd_event *ev)
+{
+	const struct skd_user_stack *us;
+	size_t padded;
+
+	if (size - at < sizeof(*us))
+		return -EINVAL;
+	us = (const void *)(p + at);
+	if (us->abi != SKD_USER_ABI_NONE && us->abi != SKD_USER_ABI_64)
+		return -EINVAL;
+	if (us->size > SKD_MAX_USER_STACK ||
+	    (us->abi == SKD_USER_ABI_NONE && us->size))
+		return -EINVAL;
+	padded = ((size_t)us->size + 7) & ~(size_t)7;
+	if (size - at - sizeof(*us) < padded)
+		return -EINVAL;
+	ev->sample.ustack = us;
+	ev->sample.stack = us->data;
+	return 0;
+}
+
 static int decode_sample(const uint8_t *p, size_t size, struct skd_event *ev)
 {
 	const struct skd_rec_sample *rec = (const void *)p;
@@ -43,7 +66,10 @@ static int decode_sample(const uint8_t *p, size_t size, struct skd_event *ev)
 		ev->sample.branches = br->entries;
 		ev->sample.nr_branches = br->nr;
 		ev->sample.branch_flags = br->flags;
+		at += sizeof(*br) + br->nr * sizeof(struct skd_branch_entry);
 	}
+	if (rec->fields & SKD_SAMPLE_USER_STACK)
+		return decode_ustack(p, size, at, ev);
 	return 0;
 }
 
@@ -60,6 +86,19 @@ static int decode_exec(const uint8_t *p, size_t size, struct skd_event *ev)
 		return -EINVAL;
 	ev->exec.rec = rec;
 	ev->exec.path = rec->path;
+	return 0;
+}
+
+static int decode_mmap(const uint8_t *p, size_t size, struct skd_event *ev)
+{
+	const struct skd_rec_mmap *rec = (const void *)p;
+
+	if (size < sizeof(*rec) + 1)
+		return -EINVAL;
+	if (!memchr(rec->path, '\0', size - sizeof(*rec)))
+		return -EINVAL;
+	ev->mmap.rec = rec;
+	ev->mmap.path = rec->path;
 	return 0;
 }
 
@@ -108,6 +147,9 @@ int skd_decode(const void *buf, size_t len, struct skd_event *ev)
 	case SKD_REC_EXEC:
 		ret = decode_exec(p, size, ev);
 		break;
+	case SKD_REC_MMAP:
+		ret = decode_mmap(p, size, ev);
+		break;
 	case SKD_REC_FORK:
 	case SKD_REC_EXIT:
 		if (size < sizeof(struct skd_rec_task))
@@ -135,6 +177,7 @@ const char *skd_rec_type_name(uint32_t type)
 		[SKD_REC_EXIT] = "EXIT",
 		[SKD_REC_THROTTLE] = "THROTTLE",
 		[SKD_REC_UNTHROTTLE] = "UNTHROTTLE",
+		[SKD_REC_MMAP] = "MMAP",
 	};
 
 	if (type < __SKD_REC_MAX && names[type])

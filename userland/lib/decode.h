@@ -29,6 +29,9 @@ struct skd_event {
 			const struct skd_branch_entry *branches;
 			uint16_t nr_branches;	/* branches NULL: none */
 			uint16_t branch_flags;	/* SKD_BR_CALL_STACK */
+			/* NULL without SKD_SAMPLE_USER_STACK */
+			const struct skd_user_stack *ustack;
+			const uint8_t *stack;	/* ustack->size bytes */
 		} sample;
 		const struct skd_rec_throttle *throttle;
 		const struct skd_rec_lost *lost;
@@ -38,6 +41,10 @@ struct skd_event {
 			const char *path;	/* NUL-terminated, checked */
 		} exec;
 		const struct skd_rec_task *task;	/* FORK and EXIT */
+		struct {
+			const struct skd_rec_mmap *rec;
+			const char *path;	/* NUL-terminated, checked */
+		} mmap;
 	};
 };
 
@@ -46,7 +53,9 @@ struct skd_event {
  * 8-byte aligned. Returns the record's size (> 0), or -EINVAL when the
  * record is malformed: a size below 8, not a multiple of 8 or beyond @len,
  * a body too short for its type, a call chain or string running past the
- * end. A type this reader does not know decodes with id == NULL and is
+ * end, a user stack whose abi is unknown, whose size is above
+ * SKD_MAX_USER_STACK, non-zero without registers (abi NONE), or whose
+ * bytes (padded to 8) run past the end. A type this reader does not know decodes with id == NULL and is
  * skipped by its size, as the ABI promises.
  */
 int skd_decode(const void *buf, size_t len, struct skd_event *ev);

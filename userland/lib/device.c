@@ -2,9 +2,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "decode.h"
 #include "device.h"
 #include "kmodload.h"
 
@@ -63,5 +65,47 @@ int skd_dev_stats(int fd, struct skd_cpu_stats *st, unsigned int nr,
 
 	if (!ret && nr_cpu_ids)
 		*nr_cpu_ids = q.nr_cpus;
+	return ret;
+}
+
+int skd_dev_read_maps(int fd, int (*fn)(const struct skd_event *ev,
+					void *arg), void *arg)
+{
+	struct skd_read_maps rm = {
+		.size = sizeof(rm),
+		.buf_len = 64 * 1024,
+	};
+	struct skd_event ev;
+	uint64_t *buf;
+	size_t at;
+	int ret = 0, n;
+
+	/* 8-byte aligned, as skd_decode() wants. */
+	buf = malloc(rm.buf_len);
+	if (!buf)
+		return -ENOMEM;
+	rm.buf_ptr = (uintptr_t)buf;
+	for (;;) {
+		ret = ret_errno(ioctl(fd, SKD_IOC_READ_MAPS, &rm));
+		if (ret || !rm.bytes)
+			break;
+		if (rm.bytes > rm.buf_len) {
+			ret = -EBADMSG;
+			break;
+		}
+		for (at = 0; at < rm.bytes; at += (size_t)n) {
+			n = skd_decode((const uint8_t *)buf + at, rm.bytes - at,
+				       &ev);
+			if (n < 0) {
+				ret = -EBADMSG;
+				goto out;
+			}
+			ret = fn(&ev, arg);
+			if (ret)
+				goto out;
+		}
+	}
+out:
+	free(buf);
 	return ret;
 }

@@ -26,4 +26,15 @@ int skd_dev_stop(int fd);
 int skd_dev_stats(int fd, struct skd_cpu_stats *st, unsigned int nr,
 		  unsigned int *nr_cpu_ids);
 
+struct skd_event;
+
+/*
+ * SKD_IOC_READ_MAPS to completion: @fn is called with every record
+ * (decoded; COMM then MMAP per followed process, in tgid order) and may
+ * stop the walk by returning non-zero, which is then returned. Returns 0,
+ * or -errno (-EBADMSG when the kernel hands back a malformed record).
+ */
+int skd_dev_read_maps(int fd, int (*fn)(const struct skd_event *ev,
+					void *arg), void *arg);
+
 #endif /* _SKD_DEVICE_H */

@@ -73,6 +73,10 @@ static void good_timer(struct skd_config *c)
 	}
 	if (chance(200))
 		cpumask_pick(c);
+	/* Version 2: user registers and stack, any valid size. */
+	if (chance(150))
+		c->user_stack_bytes = chance(300) ? SKD_MAX_USER_STACK :
+				      8 * below(SKD_MAX_USER_STACK / 8 + 1);
 }
 
 /* Events every sim model places on its counters without PEBS. */
@@ -209,7 +213,20 @@ static void corrupt(struct skd_config *c, bool sim)
 		c->flags |= 1U << (5 + below(27));
 		break;
 	case 1:
-		c->reserved[below(4)] = interesting64() | 1;
+		switch (below(4)) {
+		case 0:
+			c->reserved1 = (uint32_t)interesting64() | 1;
+			break;
+		case 1:
+			/* Not a multiple of 8, or above the limit. */
+			c->user_stack_bytes = chance(500) ?
+				8 * below(SKD_MAX_USER_STACK / 8) + 1 + below(7) :
+				SKD_MAX_USER_STACK + 1 + below(~0U - SKD_MAX_USER_STACK - 1);
+			break;
+		default:
+			c->reserved[below(4)] = interesting64() | 1;
+			break;
+		}
 		break;
 	case 2:
 		c->backend = __SKD_BACKEND_MAX + below(chance(500) ? 4 : 1U << 31);
