@@ -32,9 +32,8 @@
 #include "record_ksyms.h"
 #include "record_pmu.h"
 #include "record_output.h"
-#include "record_procs.h"
 #include "subcommands.h"
-#include "tracee.h"
+#include "workload.h"
 
 #define DEFAULT_FREQ		997U	/* prime: no lockstep with the tick */
 #define DEFAULT_RING_PAGES	256U
@@ -55,7 +54,6 @@ struct options {
 	uint64_t ring_pages;
 	uint64_t depth;
 	bool quiet;
-	bool trace;
 	bool lbr_callchain;
 	char **cmd;
 	struct record_pmu pmu;
@@ -70,9 +68,8 @@ struct recorder {
 	struct skd_reader *reader;
 	struct skd_capture_writer *out;	/* record_output_writer(rout) */
 	struct record_output *rout;
-	struct procs *procs;
 	struct ksym_hits *khits;
-	struct tracee child;
+	struct workload child;
 	bool have_child;
 	int exec_errno;		/* why the command could not be run */
 	int sigfd;
@@ -123,7 +120,6 @@ static const char usage_text[] =
 	"                           call chains by frame pointers, up to N frames\n"
 	"                           (default 127), or from LBR call stacks\n"
 	"      --duration SECONDS   stop after this long\n"
-	"      --no-trace           do not follow COMMAND's processes with ptrace\n"
 	"                           (maps of processes that exit quickly may be lost)\n"
 	"  -q, --quiet              no progress line\n";
 
@@ -187,7 +183,7 @@ static bool parse_format(const char *s, struct options *o)
 
 static int parse_options(int argc, char *argv[], struct options *o)
 {
-	enum { OPT_CALL_GRAPH = 256, OPT_DURATION, OPT_NO_TRACE, OPT_BACKEND,
+	enum { OPT_CALL_GRAPH = 256, OPT_DURATION, OPT_BACKEND,
 	       OPT_FORMAT };
 	static const struct option longopts[] = {
 		{ "freq", required_argument, NULL, 'F' },
@@ -204,7 +200,6 @@ static int parse_options(int argc, char *argv[], struct options *o)
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -217,7 +212,6 @@ static int parse_options(int argc, char *argv[], struct options *o)
 	*o = (struct options){
 		.freq = DEFAULT_FREQ,
 		.ring_pages = DEFAULT_RING_PAGES, .depth = SKD_MAX_CALLCHAIN,
-		.trace = true,
 	};
 	while ((c = getopt_long(argc, argv, "+F:e:c:bj:aC:p:o:m:gqh",
 				longopts, NULL)) != -1) {
@@ -288,9 +282,6 @@ static int parse_options(int argc, char *argv[], struct options *o)
 		case OPT_DURATION:
 			if (!parse_seconds("--duration", optarg, &o->duration))
 				return -1;
-			break;
-		case OPT_NO_TRACE:
-			o->trace = false;
 			break;
 		case 'q':
 			o->quiet = true;
@@ -432,29 +423,20 @@ static void progress(struct recorder *rc, bool final)
 
 static void note_sample(struct recorder *rc, const struct skd_event *ev)
 {
-	uint32_t pid = ev->id->pid;
 	unsigned int i;
 
 	rc->samples++;
-	procs_note(rc->procs, pid, ev->id->tid);
+	/* User frames need nothing now: the maps are in the stream. */
 	if (!ev->sample.ips) {
 		if (skd_is_kernel_addr(ev->sample.rec->ip))
 			ksym_hits_add(rc->khits, ev->sample.rec->ip);
-		else
-			procs_user_ip(rc->procs, pid, ev->sample.rec->ip);
 		return;
 	}
-	for (i = 0; i < ev->sample.nr; i++) {
-		uint64_t ip = ev->sample.ips[i];
-
-		if (i < ev->sample.nr_kernel)
-			ksym_hits_add(rc->khits, ip);
-		else
-			procs_user_ip(rc->procs, pid, ip);
-	}
+	for (i = 0; i < ev->sample.nr_kernel; i++)
+		ksym_hits_add(rc->khits, ev->sample.ips[i]);
 }
 
-/* Branch sources and targets get names too. */
+/* Kernel branch sources and targets get names too. */
 static void note_branches(struct recorder *rc, const struct skd_event *ev)
 {
 	uint64_t a[2];
@@ -468,8 +450,6 @@ static void note_branches(struct recorder *rc, const struct skd_event *ev)
 				continue;
 			if (skd_is_kernel_addr(a[k]))
 				ksym_hits_add(rc->khits, a[k]);
-			else
-				procs_user_ip(rc->procs, ev->id->pid, a[k]);
 		}
 	}
 }
@@ -496,38 +476,21 @@ static int on_record(const struct skd_rec_header *h, void *arg)
 	case SKD_REC_THROTTLE:
 		rc->throttled++;
 		break;
-	case SKD_REC_COMM:
-		procs_comm_known(rc->procs, ev.id->tid);
-		procs_note(rc->procs, ev.id->pid, ev.id->tid);
-		break;
-	case SKD_REC_EXEC:
-		procs_exec(rc->procs, ev.id->pid);
-		break;
-	case SKD_REC_FORK:
-		/* The child has its parent's name: the kernel told us so. */
-		procs_comm_known(rc->procs, ev.id->tid);
-		procs_note(rc->procs, ev.id->pid, ev.id->tid);
-		break;
 	}
 	return 0;
 }
 
+static int on_synthesized(const struct skd_event *ev, void *arg)
+{
+	return on_record(ev->hdr, arg);
+}
+
 static void drain(struct recorder *rc)
 {
-	procs_new_batch(rc->procs);
 	if (skd_reader_drain(rc->reader, on_record, rc) == -EIO)
 		fprintf(stderr, "%s: a ring held a corrupt record; its contents "
 			"were skipped (counted in the summary)\n", PROG_NAME);
 	record_output_round(rc->rout);
-}
-
-static void on_leader_exit(pid_t tgid, void *arg)
-{
-	struct recorder *rc = arg;
-
-	/* Records of its last moments are in the rings: take them first. */
-	drain(rc);
-	procs_snapshot(rc->procs, tgid);
 }
 
 static void handle_signals(struct recorder *rc)
@@ -542,7 +505,7 @@ static void handle_signals(struct recorder *rc)
 				  "terminated";
 	}
 	if (rc->have_child) {
-		tracee_reap(&rc->child, on_leader_exit, rc);
+		workload_reap(&rc->child);
 		if (rc->child.exited && !rc->stop) {
 			rc->stop = true;
 			rc->stop_reason = "command exited";
@@ -698,7 +661,7 @@ static int start_session(struct recorder *rc)
 	int ret;
 
 	if (rc->o.cmd) {
-		ret = tracee_spawn(&rc->child, rc->o.cmd, rc->o.trace);
+		ret = workload_spawn(&rc->child, rc->o.cmd);
 		if (ret) {
 			fprintf(stderr, "%s: cannot start %s: %s\n", PROG_NAME,
 				rc->o.cmd[0], strerror(-ret));
@@ -730,10 +693,12 @@ static int start_session(struct recorder *rc)
 	ret = open_output(rc);
 	if (ret)
 		return ret;
-	rc->procs = procs_new(rc->out);
 	rc->khits = ksym_hits_new();
-	if (!rc->procs || !rc->khits)
+	if (!rc->khits)
 		return -ENOMEM;
+	if (!(rc->info.features & SKD_FEAT_MMAP_EVENTS))
+		fprintf(stderr, "%s: warning: the module cannot report new mappings on this kernel (no kprobes): code loaded after the start stays unnamed\n",
+			PROG_NAME);
 
 	rc->pidfd = rc->o.pid ? open_pidfd(rc->o.pid) : -1;
 	rc->start_ns = now_ns();
@@ -745,14 +710,21 @@ static int start_session(struct recorder *rc)
 			skd_explain(SKD_OP_START, -ret));
 		return ret;
 	}
-	/* Maps of what runs already; the kernel reports what starts later. */
-	if (rc->o.pid)
-		procs_note(rc->procs, rc->o.pid, rc->o.pid);
-	else if (!rc->o.cmd || rc->o.all_cpus || rc->o.cpu_list)
-		procs_snapshot_all(rc->procs);
+	/*
+	 * What runs already, from the module; what starts from now on comes
+	 * as EXEC, COMM and MMAP records. The command has not exec'd yet.
+	 */
+	if (!rc->o.cmd || rc->o.all_cpus || rc->o.cpu_list) {
+		ret = skd_dev_read_maps(rc->fd, on_synthesized, rc);
+		if (ret) {
+			fprintf(stderr, "%s: cannot read the followed processes' maps: %s\n",
+				PROG_NAME, strerror(-ret));
+			return ret;
+		}
+	}
 
 	if (rc->have_child) {
-		ret = tracee_go(&rc->child);
+		ret = workload_go(&rc->child);
 		if (ret) {
 			fprintf(stderr, "%s: cannot run %s: %s\n", PROG_NAME,
 				rc->o.cmd[0], strerror(-ret));
@@ -845,7 +817,7 @@ int record_main(int argc, char *argv[])
 
 	/* A command still running when we stop gets asked to end. */
 	if (rc.have_child && !rc.child.exited)
-		tracee_terminate(&rc.child, 2000, on_leader_exit, &rc);
+		workload_terminate(&rc.child, 2000);
 	ret = skd_dev_stop(rc.fd);
 	if (ret)
 		fprintf(stderr, "%s: %s\n", PROG_NAME,
@@ -856,9 +828,8 @@ int record_main(int argc, char *argv[])
 		status = command_status(&rc);
 out:
 	if (rc.have_child && !rc.child.exited)
-		tracee_kill(&rc.child);
+		workload_kill(&rc.child);
 	record_output_abort(rc.rout);	/* a failed record keeps the old file */
-	procs_free(rc.procs);
 	ksym_hits_free(rc.khits);
 	skd_reader_close(rc.reader);
 	if (rc.pidfd >= 0)

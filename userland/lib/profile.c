@@ -94,8 +94,19 @@ static struct thread *get_thread(struct skd_profile *p, uint32_t tid)
 	return skd_hmap_get_or_new(&p->threads, tid, sizeof(struct thread));
 }
 
-/* MAP records of one snapshot share pid and time and come back to back. */
-static int add_map(struct skd_profile *p, const struct skd_frec_map *m)
+/*
+ * A mapping known from @time on: MAP records of one /proc reading share
+ * pid and time and come back to back into one snapshot; the kernel's MMAP
+ * records come one by one, each a snapshot of its own, which find_map()
+ * reads as "the latest mapping of this address before the sample".
+ */
+struct map_desc {
+	uint32_t pid;
+	uint64_t time, start, end, pgoff;
+	const char *path;
+};
+
+static int add_map(struct skd_profile *p, const struct map_desc *m)
 {
 	struct proc *pr = get_proc(p, m->pid);
 	struct snapshot *s;
@@ -159,6 +170,15 @@ static int add_kernel_record(struct skd_profile *p,
 	case SKD_REC_LOST:
 		p->totals.lost_in_stream += ev.lost->lost;
 		break;
+	case SKD_REC_MMAP:
+		/* The kernel's view of code mapped: where frames are. */
+		return add_map(p, &(struct map_desc){
+			.pid = ev.id->pid, .time = ev.id->time,
+			.start = ev.mmap.rec->start,
+			.end = ev.mmap.rec->start + ev.mmap.rec->len,
+			.pgoff = ev.mmap.rec->pgoff,
+			.path = strcmp(ev.mmap.path, "//anon") ?
+				ev.mmap.path : "" });
 	case SKD_REC_EXEC:
 		pr = get_proc(p, ev.id->pid);
 		if (!pr)
@@ -185,7 +205,9 @@ static int add_record(struct skd_profile *p, const struct skd_rec_header *h)
 		return 0;
 	case SKD_FREC_MAP:
 		m = skd_frec_map(h);
-		return m ? add_map(p, m) : 0;
+		return m ? add_map(p, &(struct map_desc){
+			.pid = m->pid, .time = m->time, .start = m->start,
+			.end = m->end, .pgoff = m->pgoff, .path = m->path }) : 0;
 	case SKD_FREC_KSYM:
 		ks = skd_frec_ksym(h);
 		if (!ks)
