@@ -135,6 +135,9 @@ $(BUILD)/kselftest/%: tests/kselftest/%.c $$(wildcard tests/kselftest/%/*) \
 		-o $@ $< $(wildcard tests/kselftest/$*/*.c) $(KSFT_LIBS) $(LIB) \
 		$(LDLIBS)
 
+# The DWARF unwinding test's workload must have no frame pointers.
+$(BUILD)/kselftest/dwarf_chain: KSFT_CFLAGS += -O1 -g -fomit-frame-pointer
+
 $(BUILD)/kselftest/%: tests/kselftest/progs/%.c
 	@mkdir -p $(dir $@)
 	$(quiet) CC $<

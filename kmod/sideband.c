@@ -119,20 +119,26 @@ static void probe_exec(void *data, struct task_struct *task, pid_t old_pid,
 		/* old_pid is a global number; it may be gone by now. */
 		emit_exec(s, task, s->pid_ns == &init_pid_ns ? old_pid : 0,
 			  path, len);
-		emit_comm(s, task, task->comm, SKD_MISC_COMM_EXEC);
 	}
 	rcu_read_unlock();
 }
 
+/*
+ * exec renames the task before it maps the new image (begin_new_exec()),
+ * while sched_process_exec fires only once the image is loaded: this
+ * COMM, marked as exec's, is where the new image starts, before its MMAP
+ * records, as perf's COMM_EXEC is.
+ */
 static void probe_rename(void *data, struct task_struct *task,
 			 const char *comm)
 {
+	u16 misc = task->in_execve ? SKD_MISC_COMM_EXEC : 0;
 	struct skd_session *s;
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(s, &skd_running_sessions, running)
 		if (sideband_wanted(s, task))
-			emit_comm(s, task, comm, 0);
+			emit_comm(s, task, comm, misc);
 	rcu_read_unlock();
 }
 

@@ -6,7 +6,9 @@ set -euo pipefail
 
 PACKAGES=(
 	gcc make pkg-config binutils xz-utils cpio
-	libelf-dev libdw-dev libiberty-dev g++ linux-perf libkmod-dev libjson-c-dev libjansson-dev libnl-3-dev libnl-genl-3-dev libcmocka-dev
+	libelf-dev libdw-dev libiberty-dev g++ libkmod-dev libjson-c-dev
+	libjansson-dev libnl-3-dev libnl-genl-3-dev libcmocka-dev
+	libc6-dbg
 	linux-headers-amd64 linux-image-amd64 linux-headers-6.12-amd64
 	qemu-system-x86 busybox-static
 	sparse linux-source-6.1 cppcheck valgrind

@@ -473,9 +473,15 @@ enum skd_rec_type {
 	SKD_REC_SAMPLE		= 1,
 	/* struct skd_rec_lost */
 	SKD_REC_LOST		= 2,
-	/* struct skd_rec_comm; misc SKD_MISC_COMM_EXEC when set by exec */
+	/*
+	 * struct skd_rec_comm; misc SKD_MISC_COMM_EXEC when set by exec: it
+	 * then marks where the new image starts, before its MMAP records.
+	 */
 	SKD_REC_COMM		= 3,
-	/* struct skd_rec_exec, then the path, NUL-padded to 8 bytes */
+	/*
+	 * struct skd_rec_exec, then the path, NUL-padded to 8 bytes; written
+	 * once the new image is loaded, after its MMAP records.
+	 */
 	SKD_REC_EXEC		= 4,
 	/* struct skd_rec_task: id names the new task */
 	SKD_REC_FORK		= 5,

@@ -20,7 +20,7 @@ share() {
 	awk -v w="$1" 'index($0, w) { n++ } END { print (NR ? int(100 * n / NR) : 0) }' "$2"
 }
 
-plan 19
+plan 24
 
 skidless info > "$T/info" 2>&1
 rc=$?
@@ -53,10 +53,10 @@ grep -q "U spin+0x[0-9a-f]* (busyloop) <- " "$T/script"
 result $? "frames name the object file (busyloop)"
 
 skidless script -i "$T/busy.data" --all > "$T/all"
-pid=$(awk '$NF ~ /busyloop$/ && / EXEC / { split($2, a, "/"); print a[1]; exit }' "$T/all")
+pid=$(awk '/ COMM busyloop \(exec\)$/ { split($2, a, "/"); print a[1]; exit }' "$T/all")
 others=$(awk -v p="$pid" '/ [UK] / { split($2, a, "/"); if (a[1] != p) n++ } END { print n + 0 }' "$T/all")
 [ -n "$pid" ] && [ "$others" = 0 ]
-result $? "script --all shows the EXEC of busyloop and only its pid sampled (pid $pid, $others others)"
+result $? "script --all shows the exec of busyloop (COMM exec) and only its pid sampled (pid $pid, $others others)"
 
 skidless report -i "$T/busy.data" > "$T/report"
 top=$(awk '!/^#/ && NF { print $3; exit }' "$T/report")
@@ -64,15 +64,39 @@ top=$(awk '!/^#/ && NF { print $3; exit }' "$T/report")
 result $? "report puts spin() on top (got '$top')"
 sed -n '1,12s/^/# /p' "$T/report"
 
-# A command whose processes live a fraction of a second each: their maps
-# must still be read in time (ptrace exit stops).
-skidless record -q -F 1000 -o "$T/short.data" -- sh -c \
-	"$BIN/busyloop $(slow 0.4); $BIN/busyloop $(slow 0.4); $BIN/busyloop $(slow 0.4)" 2> /dev/null
-skidless script -i "$T/short.data" | grep " busyloop " | leaves > "$T/short"
-pct=$(share "spin+0x" "$T/short")
-pids=$(skidless script -i "$T/short.data" | awk '/ busyloop / { split($2, a, "/"); print a[1] }' | sort -u | wc -l)
-[ "$pct" -ge 85 ] && [ "$pids" = 3 ]
-result $? "short-lived children are symbolized too ($pct% in spin over $pids processes)"
+# Processes that exec, run about 5 ms and exit: the module's EXEC and
+# MMAP records name them under every way of choosing what to sample, with
+# nothing traced. Named: the leaf frame has a symbol (a kernel one, or one
+# of busyloop, ld.so or libc), not a bare address.
+SHORT="for i in 1 2 3 4 5 6 7 8; do $BIN/busyloop 0.005; done"
+named_share() {
+	skidless script -i "$1" | grep "^ *busyloop " | leaves > "$1.leaves"
+	n=$(wc -l < "$1.leaves")
+	named=$(grep -vc "^0x" "$1.leaves")
+	pids=$(skidless script -i "$1" | awk '/^ *busyloop / { split($2, a, "/"); print a[1] }' | sort -u | wc -l)
+	echo "$(( n ? 100 * named / n : 0 )) $n $pids"
+}
+
+skidless record -q -F 10000 -o "$T/short.data" -- sh -c "$SHORT" 2> "$T/short.err"
+set -- $(named_share "$T/short.data")
+[ "$1" -ge 95 ] && [ "$3" = 8 ]
+result $? "-- cmd: 5 ms processes named ($1% of $2 samples, $3 of 8 processes)"
+
+sh -c "sleep $(slow 1); $SHORT" &
+bg=$!
+skidless record -q -F 10000 -p $bg -o "$T/short-p.data" 2> "$T/short-p.err"
+wait $bg
+set -- $(named_share "$T/short-p.data")
+[ "$1" -ge 95 ] && [ "$3" = 8 ]
+result $? "-p: 5 ms children named ($1% of $2 samples, $3 of 8 processes)"
+
+sh -c "sleep $(slow 1); $SHORT" &
+bg=$!
+skidless record -q -F 10000 -a --duration "$(slow 4)" -o "$T/short-a.data" 2> "$T/short-a.err"
+wait $bg
+set -- $(named_share "$T/short-a.data")
+[ "$1" -ge 95 ] && [ "$3" = 8 ]
+result $? "-a: 5 ms processes named ($1% of $2 samples, $3 of 8 processes)"
 
 "$BIN/busyloop" 3 &
 bg=$!
@@ -97,6 +121,30 @@ result $? "a bad -m is refused with the reason: $out"
 out=$(skidless record -p 999999 --duration 1 -o "$T/x" 2>&1)
 [ $? != 0 ] && echo "$out" | grep -q "no such process"
 result $? "a missing -p process is named: $out"
+
+# Files are never lost: a record that fails leaves the last capture alone.
+cp "$T/busy.data" "$T/keep.data"
+out=$(skidless record -o "$T/keep.data" -- /no/such/program 2>&1)
+rc=$?
+cmp -s "$T/busy.data" "$T/keep.data" && [ ! -e "$T/keep.data.old" ] &&
+	[ "$(ls "$T" | grep -c '^keep\.data')" = 1 ]
+result $? "a failed record keeps the previous capture untouched, no temporary left (rc $rc)"
+
+# A second record moves the first to FILE.old, as perf does.
+skidless record -q -o "$T/keep.data" -- "$BIN/busyloop" 0.2 2> /dev/null
+cmp -s "$T/busy.data" "$T/keep.data.old" && ! cmp -s "$T/busy.data" "$T/keep.data"
+result $? "the previous capture becomes keep.data.old"
+
+# Ctrl-C in the middle: a complete file, readable.
+skidless record -q -F 1000 -o "$T/int.data" -- "$BIN/busyloop" "$(slow 20)" 2> "$T/int.err" &
+rec=$!
+sleep "$(slow 2)"
+kill -INT $rec
+wait $rec
+rc=$?
+n=$(skidless script -i "$T/int.data" 2> "$T/int.script.err" | wc -l)
+[ "$n" -ge 100 ] && ! grep -q -e corrupt -e incomplete "$T/int.script.err"
+result $? "SIGINT mid-record leaves a complete capture ($n samples, record rc $rc)"
 
 out=$(skidless record -o "$T/x" -- /no/such/program 2>&1)
 rc=$?

@@ -133,8 +133,10 @@ int main(void)
 		    "after the FORK");
 	ktap_result(s.exec && s.exec_path_ok, "EXEC of the grandchild with the "
 		    "real path %s", s.exec_path);
-	ktap_result(s.exec_comm >= s.exec && s.exec_comm_ok,
-		    "COMM marked as set by exec, with the new name");
+	/* perf's order: COMM_EXEC, then the new image's maps, here EXEC. */
+	ktap_result(s.exec_comm && s.exec_comm <= s.exec && s.exec_comm_ok,
+		    "COMM marked as set by exec, with the new name, before "
+		    "the EXEC record");
 	ktap_result(s.exit_grandchild > s.exec && s.exit_child > s.exit_grandchild
 		    && s.exit_ids_ok, "EXIT for both, in order, with parents");
 	ktap_result(s.outside == 0, "nothing about processes outside the "

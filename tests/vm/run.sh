@@ -152,6 +152,18 @@ check_test_list() {
 
 is_elf() { [ "$(head -c 4 "$1" | od -An -c | tr -d ' ')" = '177ELF' ]; }
 
+# The separate debug file of @lib, by build-id, where the host has one
+# (libc6-dbg gives libc's and ld.so's): the guest then names what a
+# machine with the distribution's debug packages names.
+copy_debug_file() {
+    local tree=$1 lib=$2 id dbg
+    id=$(readelf -n "$lib" 2>/dev/null | awk '/Build ID:/ { print $3; exit }')
+    [ -n "$id" ] || return 0
+    dbg=/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
+    [ -r "$dbg" ] && cp -L --parents "$dbg" "$tree/"
+    return 0
+}
+
 # Copy the shared libraries and ELF interpreter of every ELF file in the
 # guest's /skd/bin to the same absolute paths in the tree.
 copy_libs() {
@@ -167,6 +179,7 @@ copy_libs() {
             [ -z "${seen[$lib]-}" ] || continue
             seen[$lib]=1
             cp -L --parents "$lib" "$tree/"
+            copy_debug_file "$tree" "$lib"
         done
     done < <(find "$tree/skd/bin" -type f -print0)
 }

@@ -37,6 +37,7 @@
 
 #define DEFAULT_FREQ		997U	/* prime: no lockstep with the tick */
 #define DEFAULT_RING_PAGES	256U
+#define DEFAULT_USER_STACK	8192U	/* as perf's --call-graph dwarf */
 #define DRAIN_INTERVAL_MS	100
 #define PROGRESS_INTERVAL_NS	500000000ULL
 #define CPU_WORDS		(SKD_CPUMASK_MAX_BYTES / 8)
@@ -53,6 +54,7 @@ struct options {
 	double duration;
 	uint64_t ring_pages;
 	uint64_t depth;
+	uint64_t user_stack;	/* --call-graph dwarf: bytes per sample */
 	bool quiet;
 	bool lbr_callchain;
 	char **cmd;
@@ -116,9 +118,11 @@ static const char usage_text[] =
 	"                           (skidless's own format, default skidless.data)\n"
 	"  -m, --mmap-pages N       ring pages per CPU, a power of two (default %u)\n"
 	"  -g                       frame-pointer call chains (the default)\n"
-	"      --call-graph fp[,N] | lbr | none\n"
+	"      --call-graph fp[,N] | dwarf[,SIZE] | lbr | none\n"
 	"                           call chains by frame pointers, up to N frames\n"
-	"                           (default 127), or from LBR call stacks\n"
+	"                           (default 127); by DWARF unwinding of SIZE bytes\n"
+	"                           of user stack copied per sample (default 8192,\n"
+	"                           at most 32768); or from LBR call stacks\n"
 	"      --duration SECONDS   stop after this long\n"
 	"                           (maps of processes that exit quickly may be lost)\n"
 	"  -q, --quiet              no progress line\n";
@@ -163,7 +167,25 @@ static bool parse_call_graph(const char *s, struct options *o)
 	if (!strncmp(s, "fp,", 3))
 		return parse_uint("--call-graph", s + 3, 1, SKD_MAX_CALLCHAIN,
 				  &o->depth);
-	fprintf(stderr, "--call-graph: `%s' is not fp, fp,DEPTH, lbr or none\n",
+	/* Kernel frames still come from the kernel's own unwinder. */
+	if (!strcmp(s, "dwarf")) {
+		o->depth = SKD_MAX_CALLCHAIN;
+		o->user_stack = DEFAULT_USER_STACK;
+		return true;
+	}
+	if (!strncmp(s, "dwarf,", 6)) {
+		o->depth = SKD_MAX_CALLCHAIN;
+		if (!parse_uint("--call-graph dwarf", s + 6, 8,
+				SKD_MAX_USER_STACK, &o->user_stack))
+			return false;
+		if (o->user_stack % 8) {
+			fprintf(stderr, "--call-graph dwarf,%s: the size must be a multiple of 8\n",
+				s + 6);
+			return false;
+		}
+		return true;
+	}
+	fprintf(stderr, "--call-graph: `%s' is not fp, fp,DEPTH, dwarf, dwarf,SIZE, lbr or none\n",
 		s);
 	return false;
 }
@@ -345,6 +367,7 @@ static void fill_config(struct recorder *rc)
 	cfg->ring_pages = rc->o.ring_pages;
 	cfg->sample_freq = rc->o.freq;
 	cfg->callchain_depth = rc->o.depth;
+	cfg->user_stack_bytes = (uint32_t)rc->o.user_stack;
 	if (rp->backend != SKD_BACKEND_TIMER) {
 		cfg->events_ptr = (uintptr_t)rp->events;
 		cfg->nr_events = rp->nr_events;

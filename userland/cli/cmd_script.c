@@ -67,7 +67,7 @@ static void print_branches(struct skd_profile *p, const struct skd_event *ev)
 
 static void print_sample(struct skd_profile *p, const struct skd_event *ev)
 {
-	unsigned int i, n = skd_profile_nr_frames(ev);
+	unsigned int i, n = skd_profile_nr_frames(p, ev);
 	const char *event = skd_profile_event_name(p, ev->sample.rec->event);
 	struct skd_frame f;
 

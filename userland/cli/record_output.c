@@ -51,7 +51,6 @@ struct record_output {
 	int argc;
 	char *const *argv;
 
-	uint64_t floor_time;	/* before the session started */
 	uint64_t last_time;	/* latest kernel record seen */
 	uint64_t first_sample, last_sample;
 	bool branches;
@@ -249,66 +248,25 @@ static void put(struct record_output *o, const struct pd_header *h, int err)
 		o->unconverted++;
 }
 
-/*
- * Records we synthesize from /proc describe a state that held before the
- * record that made us look: date them just before it, so that perf,
- * which sorts by time, has the map or name before the sample needs it.
- */
-static uint64_t synth_time(const struct record_output *o)
-{
-	return o->last_time ? o->last_time - 1 : o->floor_time;
-}
-
-static void from_map(struct record_output *o, const struct skd_frec_map *m)
-{
-	struct pd_map pm = {
-		.pid = m->pid, .tid = m->pid, .time = synth_time(o),
-		.start = m->start, .len = m->end - m->start, .pgoff = m->pgoff,
-		.prot = PROT_READ | PROT_EXEC, .flags = MAP_PRIVATE,
-		.path = m->path,
-	};
-	struct stat st;
-	int err = 0;
-
-	if (m->path[0] == '/' && !stat(m->path, &st)) {
-		pm.maj = major(st.st_dev);
-		pm.min = minor(st.st_dev);
-		pm.ino = st.st_ino;
-	}
-	note_map(o, &pm);
-	put(o, pd_conv_mmap2(o->conv, &pm, &err), err);
-}
-
 static void from_kernel(struct record_output *o, const struct skd_rec_header *h)
 {
-	const struct skd_rec_mmap *mm;
 	struct skd_event ev;
-	uint8_t copy[sizeof(struct skd_rec_comm)];
 	int err = 0;
 
 	if (skd_decode(h, h->size, &ev) < 0 || !ev.id) {
 		o->unconverted++;
 		return;
 	}
-	if (ev.type == SKD_REC_COMM && ev.id->cpu == UINT32_MAX &&
-	    h->size == sizeof(copy)) {
-		/* A name read from /proc: redate it (see synth_time). */
-		struct skd_rec_comm *c = (void *)copy;
-
-		memcpy(copy, h, sizeof(copy));
-		c->id.time = synth_time(o);
-		skd_decode(copy, sizeof(copy), &ev);
-	} else if (!(h->misc & SKD_MISC_SYNTHESIZED) &&
-		   ev.id->time > o->last_time) {
+	if (!(h->misc & SKD_MISC_SYNTHESIZED) && ev.id->time > o->last_time)
 		o->last_time = ev.id->time;
-	}
 	if (ev.type == SKD_REC_SAMPLE)
 		note_sample(o, &ev);
-	if (ev.type == SKD_REC_MMAP && !pd_decode_skd_mmap(&ev, &mm)) {
+	if (ev.type == SKD_REC_MMAP) {
+		const struct skd_rec_mmap *mm = ev.mmap.rec;
 		struct pd_map pm = { .pid = ev.id->pid, .start = mm->start,
 				     .len = mm->len, .maj = mm->maj,
 				     .min = mm->min, .ino = mm->ino,
-				     .path = mm->path };
+				     .path = ev.mmap.path };
 
 		note_map(o, &pm);
 	}
@@ -319,14 +277,8 @@ static int sink(const struct skd_rec_header *h, void *arg)
 {
 	struct record_output *o = arg;
 	const struct skd_frec_stats *st;
-	const struct skd_frec_map *m;
 
 	switch (h->type) {
-	case SKD_FREC_MAP:
-		m = skd_frec_map(h);
-		if (m)
-			from_map(o, m);
-		break;
 	case SKD_FREC_STATS:
 		st = skd_frec_stats(h);
 		if (st)
@@ -434,7 +386,6 @@ struct record_output *record_output_open(const struct record_output_params *p)
 	}
 	o->fd = -1;
 	o->format = p->format;
-	o->floor_time = mono_ns();
 	ret = open_target(o, p->path);
 	if (ret) {
 		fprintf(stderr, "%s: cannot create a file next to %s: %s\n",

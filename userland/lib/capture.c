@@ -351,6 +351,15 @@ const struct skd_frec_event *skd_frec_event(const struct skd_rec_header *h)
 	return with_string(h, SKD_FREC_EVENT, sizeof(struct skd_frec_event));
 }
 
+const struct skd_frec_build_id *
+skd_frec_build_id(const struct skd_rec_header *h)
+{
+	const struct skd_frec_build_id *b;
+
+	b = with_string(h, SKD_FREC_BUILD_ID, sizeof(struct skd_frec_build_id));
+	return b && memchr(b->hex, '\0', sizeof(b->hex)) ? b : NULL;
+}
+
 const struct skd_frec_session *skd_frec_session(const struct skd_rec_header *h)
 {
 	return with_string(h, SKD_FREC_SESSION,

@@ -36,6 +36,7 @@ enum skd_file_rec_type {
 	SKD_FREC_STATS		= 0x8004,
 	SKD_FREC_FINISHED	= 0x8005,
 	SKD_FREC_EVENT		= 0x8006,
+	SKD_FREC_BUILD_ID	= 0x8007,
 };
 
 /*
@@ -88,6 +89,17 @@ struct skd_frec_event {
 	uint32_t branch_sample;		/* the session's LBR filter */
 	struct skd_event_attr attr;
 	char name[];
+};
+
+/*
+ * The build-id of an object the capture names (perf.data's BUILD_ID
+ * feature, as loaded for report): misc SKD_MISC_KERNEL for the kernel
+ * ("[kernel.kallsyms]") and its modules.
+ */
+struct skd_frec_build_id {
+	struct skd_rec_header hdr;
+	char hex[48];			/* lower-case hex, NUL-terminated */
+	char path[];
 };
 
 struct skd_frec_finished {
@@ -161,6 +173,8 @@ const struct skd_frec_ksym *skd_frec_ksym(const struct skd_rec_header *h);
 const struct skd_frec_stats *skd_frec_stats(const struct skd_rec_header *h);
 const struct skd_frec_session *skd_frec_session(const struct skd_rec_header *h);
 const struct skd_frec_event *skd_frec_event(const struct skd_rec_header *h);
+const struct skd_frec_build_id *
+skd_frec_build_id(const struct skd_rec_header *h);
 /* The @i-th string (0 hostname, 1 release, 2 command line, 3 PMU) or "". */
 const char *skd_frec_session_string(const struct skd_frec_session *s,
 				    unsigned int i);

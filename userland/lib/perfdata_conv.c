@@ -227,43 +227,12 @@ static const struct pd_header *finish(struct pd_conv *c, int *err)
 	return h;
 }
 
+/* ---- samples ---- */
+
 /* A kernel record's cpu field: the synthesized ones say UINT32_MAX. */
 static uint32_t rec_cpu(const struct skd_rec_id *id)
 {
 	return id->cpu == UINT32_MAX ? 0 : id->cpu;
-}
-
-/* ---- samples ---- */
-
-static size_t sample_tail_offset(const struct skd_event *ev)
-{
-	size_t at = sizeof(struct skd_rec_sample);
-
-	if (ev->sample.rec->fields & SKD_SAMPLE_CALLCHAIN)
-		at += sizeof(struct skd_callchain) + ev->sample.nr * 8;
-	if (ev->sample.rec->fields & SKD_SAMPLE_MEM)
-		at += sizeof(struct skd_sample_mem);
-	if (ev->sample.rec->fields & SKD_SAMPLE_BRANCHES)
-		at += sizeof(struct skd_branches) +
-		      ev->sample.nr_branches * sizeof(struct skd_branch_entry);
-	return at;
-}
-
-const struct skd_user_stack *pd_sample_user_stack(const struct skd_event *ev)
-{
-	const struct skd_user_stack *us;
-	size_t at;
-
-	if (ev->type != SKD_REC_SAMPLE ||
-	    !(ev->sample.rec->fields & SKD_SAMPLE_USER_STACK))
-		return NULL;
-	at = sample_tail_offset(ev);
-	if (at + sizeof(*us) > ev->size)
-		return NULL;
-	us = (const void *)((const uint8_t *)ev->hdr + at);
-	if (us->size > ev->size - at - sizeof(*us))
-		return NULL;
-	return us;
 }
 
 /* Architectural LBR branch types (IA32_LBR_x_INFO[59:56]) as PERF_BR_*. */
@@ -333,7 +302,7 @@ static void put_branches(struct pd_conv *c, const struct skd_event *ev)
 
 static void put_user_regs_stack(struct pd_conv *c, const struct skd_event *ev)
 {
-	const struct skd_user_stack *us = pd_sample_user_stack(ev);
+	const struct skd_user_stack *us = ev->sample.ustack;
 	static const uint8_t zeros[8];
 	uint64_t size;
 
@@ -411,18 +380,6 @@ static const struct pd_header *conv_sample(struct pd_conv *c,
 
 /* ---- sideband ---- */
 
-int pd_decode_skd_mmap(const struct skd_event *ev,
-		       const struct skd_rec_mmap **rec)
-{
-	const struct skd_rec_mmap *r = (const void *)ev->hdr;
-
-	if (ev->type != SKD_REC_MMAP || ev->size < sizeof(*r) + 1 ||
-	    !memchr(r->path, '\0', ev->size - sizeof(*r)))
-		return -EINVAL;
-	*rec = r;
-	return 0;
-}
-
 const struct pd_header *pd_conv_mmap2(struct pd_conv *c,
 				      const struct pd_map *m, int *err)
 {
@@ -463,14 +420,20 @@ const struct pd_header *pd_conv_record(struct pd_conv *c,
 				       const struct skd_event *ev, int *err)
 {
 	const struct skd_rec_id *id = ev->id;
-	const struct skd_rec_mmap *mm;
 	uint64_t eid = c->specs[0].id;
+	uint64_t time;
 
 	*err = 0;
 	if (!id) {
 		*err = -EINVAL;
 		return NULL;
 	}
+	/*
+	 * A state read at the start (SKD_IOC_READ_MAPS) held before any
+	 * sample: time 0, which perf delivers ahead of its time-ordered
+	 * queue, as it does its own synthesized records.
+	 */
+	time = ev->misc & SKD_MISC_SYNTHESIZED ? 0 : id->time;
 	switch (ev->type) {
 	case SKD_REC_SAMPLE:
 		return conv_sample(c, ev, err);
@@ -505,25 +468,21 @@ const struct pd_header *pd_conv_record(struct pd_conv *c,
 		pd_buf_u64(&c->rec, eid);	/* stream_id */
 		break;
 	case SKD_REC_MMAP: {
-		struct pd_map m;
-
-		if (pd_decode_skd_mmap(ev, &mm)) {
-			*err = -EINVAL;
-			return NULL;
-		}
-		m = (struct pd_map){
-			.pid = id->pid, .tid = id->tid, .time = id->time,
+		const struct skd_rec_mmap *mm = ev->mmap.rec;
+		struct pd_map m = {
+			.pid = id->pid, .tid = id->tid, .time = time,
 			.cpu = rec_cpu(id), .start = mm->start, .len = mm->len,
 			.pgoff = mm->pgoff, .maj = mm->maj, .min = mm->min,
 			.ino = mm->ino, .ino_generation = mm->ino_generation,
-			.prot = mm->prot, .flags = mm->flags, .path = mm->path,
+			.prot = mm->prot, .flags = mm->flags,
+			.path = ev->mmap.path,
 		};
 		return pd_conv_mmap2(c, &m, err);
 	}
 	default:
 		return NULL;	/* EXEC and types we do not know */
 	}
-	put_trailer(c, id->pid, id->tid, id->time, rec_cpu(id), eid);
+	put_trailer(c, id->pid, id->tid, time, rec_cpu(id), eid);
 	return finish(c, err);
 }
 

@@ -68,15 +68,6 @@ const struct pd_header *pd_conv_kernel_mmap(struct pd_conv *c,
 					    uint64_t len, uint64_t pgoff,
 					    int *err);
 
-/*
- * SKD_REC_MMAP decoded here: decode.c of this branch does not know it
- * yet. -EINVAL when the record is short or its path is not terminated.
- */
-int pd_decode_skd_mmap(const struct skd_event *ev,
-		       const struct skd_rec_mmap **rec);
-
-/* The user registers and stack of a sample, or NULL (none, malformed). */
-const struct skd_user_stack *pd_sample_user_stack(const struct skd_event *ev);
 
 /* Event name EVENT_DESC gives perf, and the EVENT_DESC payload itself. */
 int pd_conv_event_desc(const struct pd_conv *c, struct pd_buf *out);

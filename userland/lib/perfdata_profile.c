@@ -404,6 +404,42 @@ static void put_events(struct out *o, const struct pd_file *f)
 	}
 }
 
+/*
+ * The BUILD_ID feature: records of { header; s32 pid; u8 id[20]; u8 size
+ * (with misc bit 15, else 20); 3 bytes; filename, NUL-padded }, as
+ * tools/perf/util/build-id.c writes them.
+ */
+static void put_build_ids(struct out *o, const struct pd_file *f)
+{
+	const uint8_t *p = f->feat[PD_FEAT_BUILD_ID];
+	size_t len = f->feat_len[PD_FEAT_BUILD_ID], at = 0;
+
+	while (p && at + 8 + 28 <= len) {
+		const struct pd_header *h = (const void *)(p + at);
+		const uint8_t *id = p + at + 12;
+		struct skd_frec_build_id *b;
+		unsigned int n, i;
+		const char *name;
+
+		if (h->size < 8 + 28 || h->size > len - at)
+			break;
+		n = h->misc & PD_MISC_BUILD_ID_SIZE ? id[20] : 20;
+		name = (const char *)p + at + 8 + 28;
+		if (n && n <= 20 &&
+		    memchr(name, '\0', h->size - 8 - 28)) {
+			b = rec_with_string(o, SKD_FREC_BUILD_ID, sizeof(*b),
+					    name, 4096);
+			if (!b)
+				return;
+			if ((h->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL)
+				b->hdr.misc = SKD_MISC_KERNEL;
+			for (i = 0; i < n; i++)
+				snprintf(b->hex + 2 * i, 3, "%02x", id[i]);
+		}
+		at += h->size;
+	}
+}
+
 static int convert(const struct pd_file *f, struct skd_capture *c, char *err,
 		   size_t errlen)
 {
@@ -421,6 +457,7 @@ static int convert(const struct pd_file *f, struct skd_capture *c, char *err,
 	}
 	put_session(&o, f);
 	put_events(&o, f);
+	put_build_ids(&o, f);
 	while (!o.err && (h = pd_file_next(f, &off, &bad))) {
 		int ret = h->type == PD_REC_SAMPLE ? put_sample(&o, f, h) :
 			  put_other(&o, f, h);

@@ -15,6 +15,10 @@
 #include "perfdata_profile.h"
 #include "profile.h"
 #include "symbolize.h"
+#include "unwind_dwarf.h"
+
+/* Code mappings one process has at once, as far as unwinding goes. */
+#define UNWIND_MAX_MAPS		256
 
 /* One reading of a process's maps, tagged with its exec generation. */
 struct snapshot {
@@ -61,6 +65,14 @@ struct skd_profile {
 	struct skd_sym *ksyms;
 	size_t nr_ksyms, cap_ksyms;
 	struct skd_symbolizer *syms;	/* names: objects, kernel, JIT */
+	struct skd_hmap build_ids;	/* path hash -> skd_frec_build_id */
+	const char *kernel_build_id;	/* hex, NULL when not recorded */
+	struct skd_unwinder *unwinder;	/* DWARF samples, made when needed */
+	const void *uw_key;		/* the sample uw_ips[] belongs to */
+	uint64_t uw_ips[SKD_MAX_CALLCHAIN];
+	unsigned int uw_n;
+	uint64_t uw_failed;		/* samples that did not unwind */
+	struct skd_unwind_map uw_maps[UNWIND_MAX_MAPS];
 	const char *event_names[SKD_MAX_EVENTS];
 };
 
@@ -83,6 +95,24 @@ static int reserve(void **v, size_t *cap, size_t n, size_t size)
 
 #define PUSH(arr, n, cap) \
 	(reserve((void **)&(arr), &(cap), (n), sizeof(*(arr))) ? NULL : &(arr)[(n)++])
+
+static uint64_t path_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 1099511628211ULL;
+	return h;
+}
+
+/* The build-id the capture recorded for the object at @path, or NULL. */
+static const char *build_id_of(const struct skd_profile *p, const char *path)
+{
+	const struct skd_frec_build_id *b;
+
+	b = skd_hmap_get(&p->build_ids, path_hash(path));
+	return b && !strcmp(b->path, path) ? b->hex : NULL;
+}
 
 static struct proc *get_proc(struct skd_profile *p, uint32_t pid)
 {
@@ -179,7 +209,10 @@ static int add_kernel_record(struct skd_profile *p,
 			.pgoff = ev.mmap.rec->pgoff,
 			.path = strcmp(ev.mmap.path, "//anon") ?
 				ev.mmap.path : "" });
-	case SKD_REC_EXEC:
+	case SKD_REC_COMM:
+		/* A new image starts here, before the MMAPs that load it. */
+		if (!(ev.misc & SKD_MISC_COMM_EXEC))
+			break;
 		pr = get_proc(p, ev.id->pid);
 		if (!pr)
 			return -ENOMEM;
@@ -234,6 +267,17 @@ static int add_record(struct skd_profile *p, const struct skd_rec_header *h)
 	case SKD_FREC_FINISHED:
 		p->totals.finished = true;
 		return 0;
+	case SKD_FREC_BUILD_ID: {
+		const struct skd_frec_build_id *b = skd_frec_build_id(h);
+
+		if (!b)
+			return 0;
+		if ((b->hdr.misc & SKD_MISC_CPUMODE_MASK) == SKD_MISC_KERNEL &&
+		    !strcmp(b->path, "[kernel.kallsyms]"))
+			p->kernel_build_id = b->hex;
+		return skd_hmap_put(&p->build_ids, path_hash(b->path),
+				    (void *)b);
+	}
 	case SKD_FREC_EVENT: {
 		const struct skd_frec_event *e = skd_frec_event(h);
 
@@ -364,7 +408,8 @@ static int load_kernel_symbols(struct skd_profile *p)
 	p->syms = skd_symbolizer_new(NULL);
 	if (!p->syms)
 		return -ENOMEM;
-	return skd_symbolizer_set_kernel(p->syms, p->ksyms, p->nr_ksyms, NULL);
+	return skd_symbolizer_set_kernel(p->syms, p->ksyms, p->nr_ksyms,
+					 p->kernel_build_id);
 }
 
 int skd_profile_load(const char *path, struct skd_profile **out, char *err,
@@ -453,7 +498,10 @@ void skd_profile_free(struct skd_profile *p)
 	skd_hmap_free(&p->procs);
 	skd_hmap_each(&p->threads, free_thread, NULL);
 	skd_hmap_free(&p->threads);
+	skd_hmap_free(&p->build_ids);
 	skd_symbolizer_free(p->syms);
+	if (p->unwinder)
+		skd_unwinder_free(p->unwinder);
 	free(p->ksyms);
 	free(p->samples);
 	free(p->other);
@@ -535,8 +583,106 @@ static bool lbr_chain(const struct skd_event *ev)
 	       (ev->sample.branch_flags & SKD_BR_CALL_STACK);
 }
 
-unsigned int skd_profile_nr_frames(const struct skd_event *ev)
+/* A sample whose user part is unwound from its stack copy (DWARF). */
+static bool dwarf_chain(const struct skd_event *ev)
 {
+	return ev->sample.ustack && ev->sample.ustack->abi != SKD_USER_ABI_NONE;
+}
+
+/*
+ * The process's code mappings at @time, for the unwinder: the latest at
+ * each address from those known before @time, then later ones (maps read
+ * at the start describe code mapped before it), same exec image only.
+ */
+static size_t maps_at(const struct skd_profile *p, uint32_t pid,
+		      uint64_t time, struct skd_unwind_map *out, size_t max)
+{
+	const struct proc *pr = skd_hmap_get(&p->procs, pid);
+	size_t i, j, k, n = 0;
+	unsigned int pass;
+	uint32_t gen;
+
+	if (!pr)
+		return 0;
+	gen = generation(pr, time);
+	for (pass = 0; pass < 2; pass++) {
+		for (i = pr->nr_snaps; i--;) {
+			const struct snapshot *s = &pr->snaps[i];
+
+			if (s->gen != gen || (s->time > time) != pass)
+				continue;
+			for (j = 0; j < s->maps.n && n < max; j++) {
+				const struct skd_map *m = &s->maps.v[j];
+
+				for (k = 0; k < n; k++)
+					if (m->start < out[k].start + out[k].len &&
+					    out[k].start < m->end)
+						break;
+				if (k < n || !m->path[0])
+					continue;
+				out[n++] = (struct skd_unwind_map){
+					.path = m->path, .start = m->start,
+					.len = m->end - m->start,
+					.pgoff = m->pgoff };
+			}
+		}
+	}
+	return n;
+}
+
+/*
+ * The user frames of a DWARF sample, unwound once and kept for the calls
+ * that name its frames one by one.
+ */
+static void unwind_user(struct skd_profile *p, const struct skd_event *ev)
+{
+	struct skd_unwind_map *maps = p->uw_maps;
+	uint64_t regs[SKD_UREG_NR];
+	const struct proc *pr;
+	char err[256];
+	size_t n;
+	int ret;
+
+	if (p->uw_key == ev->hdr)
+		return;
+	p->uw_key = ev->hdr;
+	p->uw_n = 0;
+	if (!p->unwinder) {
+		p->unwinder = skd_unwinder_new(NULL);
+		if (!p->unwinder)
+			return;
+	}
+	n = maps_at(p, ev->id->pid, ev->id->time, maps, UNWIND_MAX_MAPS);
+	_Static_assert(sizeof(regs) == sizeof(ev->sample.ustack->regs),
+		       "perf's register set");
+	memcpy(regs, ev->sample.ustack->regs, sizeof(regs));
+	pr = skd_hmap_get(&p->procs, ev->id->pid);
+	ret = skd_unwind_dwarf(p->unwinder,
+			       (uint64_t)ev->id->pid << 32 |
+			       (pr ? generation(pr, ev->id->time) : 0),
+			       regs, ev->sample.stack,
+			       ev->sample.ustack->size, maps, n, p->uw_ips,
+			       SKD_MAX_CALLCHAIN, err, sizeof(err));
+	if (ret > 0)
+		p->uw_n = (unsigned int)ret;
+	else
+		p->uw_failed++;
+}
+
+/* Kernel frames of the chain, if any, then the user part. */
+static unsigned int kernel_frames(const struct skd_event *ev)
+{
+	return ev->sample.ips ? ev->sample.nr_kernel : 0;
+}
+
+unsigned int skd_profile_nr_frames(struct skd_profile *p,
+				   const struct skd_event *ev)
+{
+	if (dwarf_chain(ev)) {
+		unwind_user(p, ev);
+		if (p->uw_n)
+			return kernel_frames(ev) + p->uw_n;
+	}
 	if (ev->sample.nr)
 		return ev->sample.nr;
 	if (lbr_chain(ev))
@@ -636,7 +782,8 @@ static void resolve(struct skd_profile *p, const struct skd_event *ev,
 			return;
 		f->dso = map->path[0] ? base_name(map->path) : "[anon]";
 		skd_symbolize_user(p->syms, ev->id->pid, map->path, map->start,
-				   map->pgoff, NULL, ip, lookup, &sym);
+				   map->pgoff, build_id_of(p, map->path), ip,
+				   lookup, &sym);
 	}
 	f->sym = sym.name;
 	f->off = sym.name ? sym.off : 0;
@@ -652,6 +799,17 @@ void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
 	bool return_address;
 	uint64_t ip;
 
+	if (dwarf_chain(ev) && i >= kernel_frames(ev)) {
+		unwind_user(p, ev);
+		if (p->uw_n) {
+			unsigned int u = i - kernel_frames(ev);
+
+			/* uw_ips[0] is the user ip, the rest return addresses. */
+			ip = p->uw_ips[u < p->uw_n ? u : 0];
+			resolve(p, ev, ip, ip - (u ? 1 : 0), f);
+			return;
+		}
+	}
 	if (lbr_chain(ev) && i) {
 		/* A call site is the call instruction itself: no adjustment. */
 		ip = ev->sample.branches[i - 1].from;

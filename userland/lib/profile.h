@@ -74,11 +74,14 @@ const char *skd_profile_event_name(const struct skd_profile *p,
 				   unsigned int index);
 
 /*
- * Frames of a sample: the call chain; for an LBR call stack (and no
- * chain) the ip, then the call sites of the open calls; else the ip
- * alone.
+ * Frames of a sample: with a user stack copy (--call-graph dwarf), the
+ * chain's kernel frames then the user frames unwound from the copy by its
+ * DWARF call-frame information; else the call chain; for an LBR call
+ * stack (and no chain) the ip, then the call sites of the open calls;
+ * else the ip alone.
  */
-unsigned int skd_profile_nr_frames(const struct skd_event *ev);
+unsigned int skd_profile_nr_frames(struct skd_profile *p,
+				   const struct skd_event *ev);
 void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
 		       unsigned int i, struct skd_frame *f);
 
