@@ -12,9 +12,11 @@ PD_CONV := $(PD_SRC)/perfdata_conv.c $(PD_SRC)/perfdata_conv.h \
 PD_READ := $(PD_SRC)/perfdata_read.c $(PD_SRC)/perfdata_read.h \
 	$(PD_SRC)/readall.c $(PD_SRC)/readall.h
 
-TESTS += test_data_src
+TESTS += test_pd_write test_data_src
 
-$(UBUILD)/test_pd_write: test_pd_write.c pd_fx.h $(PD_WRITE) $(PD_CONV) | $(UBUILD)
+$(UBUILD)/test_pd_write: test_pd_write.c pd_fx.h $(PD_WRITE) $(PD_CONV) \
+		$(PD_SRC)/perfdata_host.c $(PD_SRC)/perfdata_host.h \
+		$(PD_SRC)/readall.c $(PD_SRC)/readall.h | $(UBUILD)
 	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^) $(ULDLIBS)
 
 $(UBUILD)/test_pd_read: test_pd_read.c pd_fx.h $(PD_WRITE) $(PD_CONV) $(PD_READ) | $(UBUILD)
