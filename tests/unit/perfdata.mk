@@ -12,7 +12,7 @@ PD_CONV := $(PD_SRC)/perfdata_conv.c $(PD_SRC)/perfdata_conv.h \
 PD_READ := $(PD_SRC)/perfdata_read.c $(PD_SRC)/perfdata_read.h \
 	$(PD_SRC)/readall.c $(PD_SRC)/readall.h
 
-TESTS += test_pd_write test_pd_read test_data_src
+TESTS += test_pd_write test_pd_read test_pd_fulldisk test_data_src
 
 $(UBUILD)/test_pd_write: test_pd_write.c pd_fx.h $(PD_WRITE) $(PD_CONV) \
 		$(PD_SRC)/perfdata_host.c $(PD_SRC)/perfdata_host.h \
