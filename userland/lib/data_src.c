@@ -130,15 +130,34 @@ enum skd_dsrc_kind skd_dsrc_kind(uint64_t config, uint64_t ldlat,
 	return SKD_DSRC_OTHER;
 }
 
-/* pebs_set_tlb_lock(): bit 4 missed the STLB, bit 5 a locked access. */
-static uint64_t tlb_lock(uint64_t dse)
+/* pebs_set_tlb_lock(): @tlb the access missed the STLB, @lock locked. */
+static uint64_t set_tlb_lock(int tlb, int lock)
 {
-	uint64_t v = dse & 0x10 ? P(TLB, MISS) | P(TLB, L2) :
+	uint64_t v = tlb ? P(TLB, MISS) | P(TLB, L2) :
 		     P(TLB, HIT) | P(TLB, L1) | P(TLB, L2);
 
-	if (dse & 0x20)
+	if (lock)
 		v |= P(LOCK, LOCKED);
 	return v;
+}
+
+/* The big cores: bit 4 missed the STLB, bit 5 a locked access. */
+static uint64_t tlb_lock(uint64_t dse)
+{
+	return set_tlb_lock(!!(dse & 0x10), !!(dse & 0x20));
+}
+
+/*
+ * Gracemont, adl_latency_data_small() (6.1) / grt_latency_data(): "For
+ * the atom core on ADL, bit 4: lock, bit 5: TLB access", bit 6 a data
+ * block. Both latency events (0x5d0, 0x6d0) go through it, the store
+ * one too, without a STORE mem_op.
+ */
+static uint64_t grt_latency(uint64_t dse)
+{
+	return table_entry(SKD_DSRC_GRT, dse & 0xf) |
+	       set_tlb_lock(!!(dse & 0x20), !!(dse & 0x10)) |
+	       (dse & 0x40 ? P(BLK, DATA) : P(BLK, NA));
 }
 
 uint64_t skd_dsrc_encode(const struct skd_dsrc_model *m,
@@ -148,10 +167,9 @@ uint64_t skd_dsrc_encode(const struct skd_dsrc_model *m,
 
 	switch (kind) {
 	case SKD_DSRC_LOAD_LAT:
-		v = table_entry(m->table, dse & 0xf) | tlb_lock(dse);
 		if (m->table == SKD_DSRC_GRT)
-			/* __adl_latency_data_small(): data block only. */
-			return v | (dse & 0x40 ? P(BLK, DATA) : P(BLK, NA));
+			return grt_latency(dse);
+		v = table_entry(m->table, dse & 0xf) | tlb_lock(dse);
 		if (!m->block)
 			return v | P(BLK, NA);
 		/* Bit 6: data not forwardable from a store; 7: address alias. */
@@ -159,10 +177,10 @@ uint64_t skd_dsrc_encode(const struct skd_dsrc_model *m,
 		      (dse & 0x80 ? PD_MEM_BLK_ADDR : 0);
 		return v | (blk ? blk : PD_MEM_BLK_NA) << PD_MEM_BLK_SHIFT;
 	case SKD_DSRC_STORE_LAT:
+		if (m->table == SKD_DSRC_GRT)
+			return grt_latency(dse);
 		v = table_entry(m->table, dse & 0xf) | tlb_lock(dse) |
 		    P(BLK, NA);
-		if (m->table == SKD_DSRC_GRT)
-			return v;
 		/* store_latency_data(): the table is for loads; say store. */
 		return (v & ~(0x1fULL << PD_MEM_OP_SHIFT)) | P(OP, STORE);
 	case SKD_DSRC_STORE:

@@ -14,7 +14,7 @@
 
 /* "PERFILE2" read as a little-endian u64. */
 #define PD_MAGIC		0x32454c4946524550ULL
-#define PD_MAGIC_SWAPPED	0x5045524649424c45ULL	/* other endianness */
+#define PD_MAGIC_SWAPPED	0x50455246494c4532ULL	/* "2ELIFREP": big-endian writer */
 
 /* perf_event_attr as of PERF_ATTR_SIZE_VER7 (5.13): perf 6.1 refuses 136. */
 #define PD_ATTR_SIZE		128

@@ -174,6 +174,8 @@ int pd_writer_flush(struct pd_writer *w)
 /* Append bytes that belong to no data record count (headers in pipe mode). */
 static int put_raw(struct pd_writer *w, const void *p, size_t n)
 {
+	if (!n)		/* an empty feature payload: p may be NULL */
+		return w->err;
 	if (w->used + n > BUF_SIZE && pd_writer_flush(w))
 		return w->err;
 	if (n > BUF_SIZE) {
