@@ -5,7 +5,9 @@
  * printk; the per-CPU scratch space is split by context so a sample taken
  * in an NMI does not trample one being built by the IRQ it interrupted.
  */
+#include <linux/align.h>
 #include <linux/hardirq.h>
+#include <linux/minmax.h>
 #include <linux/percpu.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
@@ -148,14 +150,18 @@ static noinline struct scratch *sample_callchain(const struct skd_sample_data *d
 	return scratch;
 }
 
+/* The largest record: its size is a u16 and a multiple of 8. */
+#define SKD_REC_SIZE_MAX	0xfff8U
+
 /*
  * Room for the user stack: the record stays within its u16 size and within
- * half the ring, where it can be delivered; @fixed is the rest of it.
+ * half the ring (@ring_bytes), where it can be delivered; @fixed is the
+ * rest of it.
  */
-static u32 user_stack_room(const struct skd_session *s, u32 fixed)
+static u32 user_stack_room(const struct skd_session *s, u64 ring_bytes,
+			   u32 fixed)
 {
-	u64 limit = min_t(u64, U16_MAX & ~7U,
-			  ((u64)s->cfg.ring_pages << PAGE_SHIFT) / 2);
+	u64 limit = min_t(u64, SKD_REC_SIZE_MAX, ring_bytes / 2);
 
 	fixed += sizeof(struct skd_user_stack);
 	if (limit <= fixed)
@@ -163,8 +169,40 @@ static u32 user_stack_room(const struct skd_session *s, u32 fixed)
 	return min_t(u32, s->cfg.user_stack_bytes, limit - fixed) & ~7U;
 }
 
-void skd_record_emit_sample(struct skd_session *s,
-			    const struct skd_sample_data *d)
+/* The user stack of @d's task, and its bytes added to @size. Out of line. */
+static noinline struct skd_ustack *
+sample_ustack(const struct skd_session *s, const struct skd_ring *ring,
+	      const struct skd_sample_data *d, u32 *size)
+{
+	struct skd_ustack *us;
+
+	us = skd_user_stack_sample(d->regs, d->ip,
+				   user_stack_room(s, ring->core.size, *size));
+	if (us)
+		*size += sizeof(us->hdr) + ALIGN(us->hdr.size, 8);
+	return us;
+}
+
+/* The user stack section: the record's last bytes. */
+static noinline void put_ustack(struct skd_rec_sample *rec,
+				const struct skd_ustack *us)
+{
+	u32 n = us->hdr.size, padded = ALIGN(n, 8);
+	u8 *tail = (u8 *)rec + rec->hdr.size - padded - sizeof(us->hdr);
+
+	memcpy(tail, &us->hdr, sizeof(us->hdr));
+	tail += sizeof(us->hdr);
+	memcpy(tail, us->data, n);
+	memset(tail + n, 0, padded - n);
+}
+
+/*
+ * The sample, with or without the user stack: a constant @with_ustack
+ * gives two copies, and the common one carries none of the stack's code.
+ */
+static __always_inline void emit_sample(struct skd_session *s,
+					const struct skd_sample_data *d,
+					bool with_ustack)
 {
 	struct skd_ring *ring = s->rings[smp_processor_id()];
 	struct scratch *chain = NULL;
@@ -188,14 +226,10 @@ void skd_record_emit_sample(struct skd_session *s,
 			d->nr_branches * sizeof(*d->branches);
 		fields |= SKD_SAMPLE_BRANCHES;
 	}
-	if (s->cfg.user_stack_bytes) {
-		ustack = skd_user_stack_sample(d->regs, d->ip,
-					       user_stack_room(s, size));
-		if (ustack) {
-			size += sizeof(ustack->hdr) +
-				ALIGN(ustack->hdr.size, 8);
+	if (with_ustack) {
+		ustack = sample_ustack(s, ring, d, &size);
+		if (ustack)
 			fields |= SKD_SAMPLE_USER_STACK;
-		}
 	}
 
 	rec = record_begin(ring, SKD_REC_SAMPLE, d->misc |
@@ -229,19 +263,27 @@ void skd_record_emit_sample(struct skd_session *s,
 			br->reserved = 0;
 			memcpy(br->entries, d->branches,
 			       d->nr_branches * sizeof(*d->branches));
-			tail += sizeof(*br) +
-				d->nr_branches * sizeof(*d->branches);
 		}
-		if (fields & SKD_SAMPLE_USER_STACK) {
-			u32 n = ustack->hdr.size;
-
-			memcpy(tail, &ustack->hdr, sizeof(ustack->hdr));
-			tail += sizeof(ustack->hdr);
-			memcpy(tail, ustack->data, n);
-			memset(tail + n, 0, ALIGN(n, 8) - n);
-		}
+		/* Last: it finds its place from the record's end. */
+		if (with_ustack && (fields & SKD_SAMPLE_USER_STACK))
+			put_ustack(rec, ustack);
 	}
 	record_end(ring, rec);
+}
+
+static noinline void emit_sample_ustack(struct skd_session *s,
+					const struct skd_sample_data *d)
+{
+	emit_sample(s, d, true);
+}
+
+void skd_record_emit_sample(struct skd_session *s,
+			    const struct skd_sample_data *d)
+{
+	if (unlikely(s->cfg.user_stack_bytes))
+		emit_sample_ustack(s, d);
+	else
+		emit_sample(s, d, false);
 }
 
 void skd_record_sample(struct skd_session *s, struct pt_regs *regs,

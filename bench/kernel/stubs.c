@@ -19,6 +19,7 @@
 
 #include "callchain.h"
 #include "session.h"
+#include "user_stack.h"
 
 /* This CPU's per-CPU words (the kernel reads each with one %gs load). */
 unsigned int skd_bench_preempt_count;
@@ -208,5 +209,15 @@ bool skd_session_wants_task(const struct skd_session *s,
 {
 	(void)s;
 	(void)task;
+	abort();
+}
+
+/* Not on any path the bench measures either: no session asks for stacks. */
+struct skd_ustack *skd_user_stack_sample(struct pt_regs *regs, u64 ip,
+					 u32 max)
+{
+	(void)regs;
+	(void)ip;
+	(void)max;
 	abort();
 }
