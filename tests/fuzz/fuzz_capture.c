@@ -49,7 +49,7 @@ static void touch_frame(const struct skd_frame *f)
 static void walk_sample(struct skd_profile *p, const struct skd_event *ev)
 {
 	const struct skd_branch_entry *b = ev->sample.branches;
-	unsigned int i, n = skd_profile_nr_frames(ev);
+	unsigned int i, n = skd_profile_nr_frames(p, ev);
 	struct skd_frame f, to;
 	const char *comm;
 

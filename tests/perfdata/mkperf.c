@@ -20,7 +20,7 @@
 #include "perfdata_conv.h"
 #include "perfdata_host.h"
 #include "perfdata_write.h"
-#include "symbols.h"
+#include "buildid.h"
 
 #define NSAMPLES 40
 
@@ -82,9 +82,11 @@ int main(int argc, char *argv[])
 	if (argc < 2)
 		return 2;
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0 || stat(exe, &st))
+	if (n <= 0)
 		return 1;
 	exe[n] = '\0';
+	if (stat(exe, &st))
+		return 1;
 	f = fopen("/proc/self/maps", "r");
 	while (f && fgets(line, sizeof(line), f)) {
 		unsigned long long a, e, o;
@@ -199,7 +201,7 @@ int main(int argc, char *argv[])
 		unsigned int k;
 
 		pd_writer_feature(w, PD_FEAT_SAMPLE_TIME, st2, sizeof(st2));
-		if (skd_elf_build_id(exe, hex, sizeof(hex)) > 0) {
+		if (skd_build_id_file(exe, hex, sizeof(hex)) > 0) {
 			for (k = 0; hex[2 * k] && k < 20; k++) {
 				unsigned int v;
 

@@ -27,7 +27,7 @@ cc -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -Wall -Wextra \
 	-Werror -I"$TOP/uapi" -I"$L" -o "$OUT/mkperf" \
 	"$TOP/tests/perfdata/mkperf.c" "$L/perfdata_conv.c" \
 	"$L/perfdata_write.c" "$L/perfdata_host.c" "$L/data_src.c" \
-	"$L/decode.c" "$L/readall.c" "$L/symbols.c" -lelf 2> "$OUT/last.err"
+	"$L/decode.c" "$L/readall.c" "$L/buildid.c" -ldw -lelf 2> "$OUT/last.err"
 check "mkperf builds" test $? = 0
 SKD=$TOP/build/skidless
 F=$OUT/synth.data

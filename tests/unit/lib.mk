@@ -28,7 +28,8 @@ $(UBUILD)/test_profile: test_profile.c $(LIB_SRC)/profile.c $(LIB_SRC)/capture.c
 		$(LIB_SRC)/decode.c $(LIB_SRC)/hmap.c $(LIB_SRC)/maps.c \
 		$(LIB_SRC)/symbols.c $(LIB_SRC)/readall.c $(LIB_SRC)/readall.h \
 		$(addprefix $(LIB_SRC)/,symbolize.c dso.c buildid.c buildid_cache.c \
-		plt.c jitmap.c demangle.c symbolize.h dso.h) \
+		plt.c jitmap.c demangle.c unwind_dwarf.c symbolize.h dso.h \
+		unwind_dwarf.h) \
 		$(LIB_SRC)/profile.h $(LIB_SRC)/capture.h \
 		$(LIB_SRC)/decode.h $(LIB_SRC)/hmap.h $(LIB_SRC)/maps.h \
 		$(LIB_SRC)/symbols.h $(LIB_UAPI) $(LIB_FX_FILES) | $(UBUILD)

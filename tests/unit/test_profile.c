@@ -636,7 +636,7 @@ static void test_chain_frames(void **state)
 	struct skd_event ev;
 
 	find_sample(p, S_CHAIN, &ev);
-	assert_int_equal(skd_profile_nr_frames(&ev), ARRAY_SIZE(chain));
+	assert_int_equal(skd_profile_nr_frames(p, &ev), ARRAY_SIZE(chain));
 	assert_int_equal(ev.sample.nr_kernel, 4);
 	assert_non_null(before);
 
@@ -666,7 +666,7 @@ static void test_kernel_frames(void **state)
 	struct skd_event ev;
 
 	find_sample(p, S_KONLY, &ev);
-	assert_int_equal(skd_profile_nr_frames(&ev), 4);
+	assert_int_equal(skd_profile_nr_frames(p, &ev), 4);
 	/* A size-0 last symbol covers its own address only. */
 	check_frame(p, &ev, 0, KERN("last_sym", 0));
 	check_frame(p, &ev, 1, KERN("last_sym", 1));
@@ -675,7 +675,7 @@ static void test_kernel_frames(void **state)
 
 	find_sample(p, S_PLAIN_KERNEL, &ev);
 	assert_null(ev.sample.ips);
-	assert_int_equal(skd_profile_nr_frames(&ev), 1);
+	assert_int_equal(skd_profile_nr_frames(p, &ev), 1);
 	check_frame(p, &ev, 0, KERN("vfs_read", 4));
 }
 
@@ -688,12 +688,12 @@ static void test_user_frames(void **state)
 	/* No call chain: the sample's ip, looked up as is. */
 	find_sample(p, S_PLAIN_USER, &ev);
 	assert_null(ev.sample.ips);
-	assert_int_equal(skd_profile_nr_frames(&ev), 1);
+	assert_int_equal(skd_profile_nr_frames(p, &ev), 1);
 	check_frame(p, &ev, 0, (struct want){ "fx_gamma", 2, "fx_nopie", false });
 
 	/* A user-only chain: the leaf is exact, its caller is not. */
 	find_sample(p, S_USER_CHAIN, &ev);
-	assert_int_equal(skd_profile_nr_frames(&ev), 2);
+	assert_int_equal(skd_profile_nr_frames(p, &ev), 2);
 	check_frame(p, &ev, 0, (struct want){ "fx_beta", 0, "fx_nopie", false });
 	check_frame(p, &ev, 1, (struct want){ before->name, before->size,
 					       "fx_nopie", false });
