@@ -63,7 +63,7 @@ int skd_backend_init(const char *name)
 		skd_default_id = b->id;
 		return 0;
 	}
-	pr_err("backend=%s: unknown backend (known: timer, intel, sim)\n",
+	pr_err("backend=%s: unknown backend (known: timer, intel)\n",
 	       name);
 	return -EINVAL;
 }

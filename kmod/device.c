@@ -19,6 +19,7 @@
 #include "intel/hw.h"
 #include "intel/run.h"
 #include "intel/sim_provider.h"
+#include "intel/vmx_guard.h"
 #include "mmap_events.h"
 #include "params.h"
 #include "pmu_info.h"
@@ -212,7 +213,7 @@ static long ioctl_get_pmu(void __user *uarg)
 	if (info.backend == SKD_BACKEND_INTEL) {
 		if (info.sim_model)
 			return -EINVAL;
-		caps = *skd_hw_caps(cpu);
+		skd_hw_caps(cpu, &caps);
 	} else if (info.backend == SKD_BACKEND_SIM) {
 		if (info.sim_model >= __SKD_SIM_MAX)
 			return -EINVAL;
@@ -228,6 +229,8 @@ static long ioctl_get_pmu(void __user *uarg)
 		return -EINVAL;
 	}
 	skd_pmu_caps_to_info(&caps, &info);
+	if (skd_vmx_guard_hypervisor())
+		info.flags |= SKD_PMU_VMX;
 	info.cpu = cpu;
 	info.max_sample_rate = skd_pmu_max_sample_rate();
 	info.sim_models = skd_sim_models();

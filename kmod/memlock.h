@@ -15,9 +15,9 @@ struct skd_memlock {
 };
 
 /*
- * Charge @pages to the current user and process into @ml: 0, or -EPERM
+ * Charge @pages to the current user and process into @ml: 0, -EPERM
  * when they exceed the allowance and RLIMIT_MEMLOCK (without
- * CAP_IPC_LOCK). Process context.
+ * CAP_IPC_LOCK), or -ENOMEM. Process context.
  */
 int skd_memlock_charge(struct skd_memlock *ml, unsigned long pages);
 /* Give back what skd_memlock_charge() took; any process context. */

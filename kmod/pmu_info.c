@@ -11,7 +11,9 @@
 
 void skd_pmu_describe(char *buf, size_t len)
 {
-	const struct skd_pmu_caps *c = skd_hw_caps(0);
+	struct skd_pmu_caps caps, *c = &caps;
+
+	skd_hw_caps(0, &caps);
 
 	if (!(c->flags & SKD_PMU_USABLE)) {
 		snprintf(buf, len, "none: %s", c->why);

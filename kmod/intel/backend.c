@@ -298,11 +298,12 @@ err_fini:
 
 static bool intel_usable(char *why, size_t len)
 {
-	const struct skd_pmu_caps *caps = skd_hw_caps(0);
+	struct skd_pmu_caps caps;
 
-	if (why && !(caps->flags & SKD_PMU_USABLE))
-		strscpy(why, caps->why, len);
-	return caps->flags & SKD_PMU_USABLE;
+	skd_hw_caps(0, &caps);
+	if (why && !(caps.flags & SKD_PMU_USABLE))
+		strscpy(why, caps.why, len);
+	return caps.flags & SKD_PMU_USABLE;
 }
 
 static const char *core_type_name(u32 type)
@@ -389,7 +390,7 @@ int skd_pmu_caps_of(const struct skd_pmu_ops *ops, unsigned int cpu,
 	struct sim_detect d = { ops, caps };
 
 	if (ops == &skd_hw_ops) {
-		*caps = *skd_hw_caps(cpu);
+		skd_hw_caps(cpu, caps);
 		return 0;
 	}
 	/* The model answers as the CPU it runs on, as hardware does. */

@@ -231,6 +231,15 @@ void skd_pmu_detect(const struct skd_pmu_ops *ops, struct skd_pmu_caps *c)
 	}
 	c->events = skd_event_list_match(c->family, c->model, c->stepping,
 					 c->core_type);
+	/*
+	 * A hybrid model without the hybrid flag has no Atom cores (i5-12400,
+	 * or E-cores disabled in firmware): every core is the Core type, whose
+	 * mapfile rows then apply (Linux gives such a part the big core's PMU).
+	 */
+	if (!c->events && !(c->flags & SKD_PMU_HYBRID))
+		c->events = skd_event_list_match(c->family, c->model,
+						 c->stepping,
+						 SKD_CORE_TYPE_CORE);
 	c->cpu = skd_cpu_model_of(c->events);
 
 	if (!read_perfmon(ops, c, max_leaf))

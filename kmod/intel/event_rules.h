@@ -69,6 +69,10 @@ struct skd_cpu_match {
 	u8 list;			/* index in skd_event_lists[] */
 };
 
+/* mapfile.csv's core types (CPUID.1AH:EAX[31:24]). */
+#define SKD_CORE_TYPE_ATOM	0x20
+#define SKD_CORE_TYPE_CORE	0x40
+
 extern const struct skd_event_list skd_event_lists[];
 extern const unsigned int skd_nr_event_lists;
 extern const struct skd_cpu_match skd_cpu_matches[];

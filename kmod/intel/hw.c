@@ -8,6 +8,7 @@
  * LVTPC, which must deliver the PMI as an NMI on every CPU we use.
  */
 #include <linux/cpuhotplug.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <asm/apic.h>
@@ -120,9 +121,17 @@ static void detect_this_cpu(void *unused)
 	skd_pmu_detect(&skd_hw_ops, &hw_caps[smp_processor_id()]);
 }
 
+/*
+ * A CPU coming online rewrites its caps field by field: readers copy
+ * them whole under this lock, never a half-detected CPU.
+ */
+static DEFINE_MUTEX(hw_caps_lock);
+
 static int hw_cpu_online(unsigned int cpu)
 {
+	mutex_lock(&hw_caps_lock);
 	detect_this_cpu(NULL);
+	mutex_unlock(&hw_caps_lock);
 	return 0;
 }
 
@@ -158,10 +167,12 @@ bool skd_tsc_time_usable(const struct skd_pmu_caps *caps)
 	       boot_cpu_has(X86_FEATURE_NONSTOP_TSC);
 }
 
-const struct skd_pmu_caps *skd_hw_caps(unsigned int cpu)
+void skd_hw_caps(unsigned int cpu, struct skd_pmu_caps *caps)
 {
+	mutex_lock(&hw_caps_lock);
 	/* Never online since load: plan as CPU 0; start checks it again. */
 	if (!hw_caps[cpu].vendor[0])
 		cpu = 0;
-	return &hw_caps[cpu];
+	*caps = hw_caps[cpu];
+	mutex_unlock(&hw_caps_lock);
 }

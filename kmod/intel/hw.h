@@ -11,6 +11,7 @@ extern const struct skd_pmu_ops skd_hw_ops;
 int skd_hw_detect(void);
 void skd_hw_forget(void);
 /* What @cpu has; a CPU never online since load gets CPU 0's answer. */
-const struct skd_pmu_caps *skd_hw_caps(unsigned int cpu);
+/* A copy of what detection found on @cpu (CPU 0's if never online). */
+void skd_hw_caps(unsigned int cpu, struct skd_pmu_caps *caps);
 
 #endif /* _SKD_INTEL_HW_H */

@@ -37,6 +37,7 @@
 /* IA32_FIXED_CTR_CTRL: a nibble per fixed counter, plus adaptive bits. */
 #define SKD_FIXED_OS(j)			BIT_ULL(4 * (j))
 #define SKD_FIXED_USR(j)		BIT_ULL(4 * (j) + 1)
+#define SKD_FIXED_ANY(j)		BIT_ULL(4 * (j) + 2)	/* AnyThread: v3, v4 */
 #define SKD_FIXED_PMI(j)		BIT_ULL(4 * (j) + 3)
 #define SKD_FIXED_NIBBLE(j)		(0xfULL << (4 * (j)))
 #define SKD_FIXED_ADAPTIVE(j)		BIT_ULL(32 + 4 * (j))

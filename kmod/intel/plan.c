@@ -960,7 +960,8 @@ static int plan_offcore(struct planner *p)
  * Rule 7: the period, clamped to what the counter can take, and the value
  * that overflows after it. Without full-width writes a GP counter is
  * written through its 32-bit alias, which sign-extends bit 31, so
- * periods stay below 2^31 (core.c: max_period = cntval_mask >> 1 only
+ * periods stay below 2^31; fixed counters are held to the same bound, as
+ * perf's max_period is one for all counters (core.c: max_period = cntval_mask >> 1 only
  * with PERF_CAP_FW_WRITES, written through MSR_IA32_PMC0). Frequency
  * events start at 10000 events; the PMI adapts it.
  */
@@ -1012,6 +1013,9 @@ static void program_counter(struct planner *p, unsigned int i)
 			plan->fixed_ctrl |= SKD_FIXED_OS(j);
 		if (user)
 			plan->fixed_ctrl |= SKD_FIXED_USR(j);
+		/* THREAD_ANY and its kin: the rule allowed the bit. */
+		if (ev->config & ARCH_PERFMON_EVENTSEL_ANY)
+			plan->fixed_ctrl |= SKD_FIXED_ANY(j);
 		if (!pebs)
 			plan->fixed_ctrl |= SKD_FIXED_PMI(j);
 		else if (p->adaptive)

@@ -24,9 +24,11 @@
  * safe: (1) stop clears ->running before it turns our counters off, so a
  * PMI in between never turns them back on; (2) a drain outside the PMI
  * sets ->in_drain, and the PMI leaves the buffer to it (the PMU is off
- * then, nothing is lost); (3) GLOBAL_CTRL is only ever changed through
- * skd_pmu_set_ctrl(), which recomputes it from the flags, so the last
- * writer is always right. Teardown order: stop on every CPU (registers
+ * then, nothing is lost); (3) GLOBAL_CTRL is recomputed from the flags
+ * by skd_pmu_set_ctrl(), whose read-modify-write a PMI may interrupt; the
+ * PMI's own writes (pmi.c) and stop's restore (program.c) only ever turn
+ * our counters on while they were off, so the last writer is still
+ * right. Teardown order: stop on every CPU (registers
  * restored, owner NULL), then the PMI handler goes (skd_pmi_put()), then
  * the memory (skd_ds_free()).
  */

@@ -85,6 +85,11 @@ int skd_vmx_guard_get(char *why, size_t len)
 	return -EBUSY;
 }
 
+bool skd_vmx_guard_hypervisor(void)
+{
+	return hypervisor_coming() || hypervisor_loaded();
+}
+
 void skd_vmx_guard_put(void)
 {
 	atomic_dec(&pebs_sessions);

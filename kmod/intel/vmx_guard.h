@@ -11,6 +11,8 @@
  */
 int skd_vmx_guard_get(char *why, size_t len);
 void skd_vmx_guard_put(void);
+/* Is a hypervisor module loaded or loading (what GET_PMU reports)? */
+bool skd_vmx_guard_hypervisor(void);
 
 int skd_vmx_guard_init(void);
 void skd_vmx_guard_uninit(void);

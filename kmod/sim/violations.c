@@ -55,6 +55,9 @@ void sim_violation(struct sim_cpu *sc, enum sim_rule rule, u32 msr,
 	u64 seq = atomic64_inc_return(&log->next);
 	struct sim_entry *e = &log->e[(seq - 1) % SIM_LOG_SLOTS];
 
+	/* A reused slot: no reader may pair the old number with new fields. */
+	WRITE_ONCE(e->seq, 0);
+	smp_wmb();
 	e->rule = rule;
 	e->msr = msr;
 	e->val = val;

@@ -831,6 +831,7 @@ static void case_vmx(const struct pmu_test *pt)
 	struct skd_event_attr ev[1];
 	struct skd_config cfg;
 	int pebs, plain, mod_during, mod_after;
+	bool flag_on = false;
 	struct test_session s;
 
 	knob("vmx", "1");
@@ -858,6 +859,15 @@ static void case_vmx(const struct pmu_test *pt)
 	/* ... and PEBS cannot start while one is loaded. */
 	pebs = pebs == -EBUSY ? 0 : pebs;
 	if (!mod_after) {
+		struct skd_pmu_info q;
+		int qfd = skd_dev_open(false);
+
+		/* GET_PMU says so, for `skidless info` to tell. */
+		flag_on = qfd >= 0 &&
+			  !pmu_query(qfd, pt->backend, pt->sim_model, &q) &&
+			  (q.flags & SKD_PMU_VMX);
+		if (qfd >= 0)
+			close(qfd);
 		int again = config_one(pt, &cfg, ev, "branches:p", 100003);
 
 		if (!again)
@@ -865,12 +875,13 @@ static void case_vmx(const struct pmu_test *pt)
 		pebs = pebs ? pebs : again == -EBUSY ? 0 : again ? again : -1;
 		system("rmmod kvm_intel");
 	}
-	ktap_result(pass_clean(!pebs && !plain && mod_during && !mod_after,
-			       "vmx"),
+	ktap_result(pass_clean(!pebs && !plain && mod_during && !mod_after &&
+			       flag_on, "vmx"),
 		    "vmx: PEBS refuses to start with VMX on and with a "
 		    "hypervisor loaded, plain counting starts (%s); loading "
 		    "kvm_intel fails during a PEBS session (rc %d), works "
-		    "after (rc %d)", strerror(-plain), mod_during, mod_after);
+		    "after (rc %d); GET_PMU flags it (%s)", strerror(-plain),
+		    mod_during, mod_after, flag_on ? "yes" : "no");
 }
 
 /*

@@ -1229,6 +1229,81 @@ static void test_list_split(void **state)
 	print_message("# total: %u checks\n", nr_checks);
 }
 
+/*
+ * Detection through skd_pmu_detect() on a made-up CPUID: an Alder Lake
+ * (family 6, model 0x97) whose hybrid flag (CPUID.7:EDX[15]) is clear, as
+ * an i5-12400 or a part with its E-cores off in firmware reports. mapfile.csv
+ * lists model 0x97 only with core types; such a part's cores are all of
+ * the Core type, so the Golden Cove list applies, not none.
+ */
+static bool fake_hybrid_flag;
+
+static void fake_cpuid(u32 leaf, u32 sub, u32 r[4])
+{
+	(void)sub;
+	memset(r, 0, 4 * sizeof(u32));
+	switch (leaf) {
+	case 0:
+		r[0] = 0x20;
+		memcpy(&r[1], "Genu", 4);
+		memcpy(&r[3], "ineI", 4);
+		memcpy(&r[2], "ntel", 4);
+		break;
+	case 1:
+		r[0] = 0x90672;		/* family 6, model 0x97, stepping 2 */
+		break;
+	case 7:
+		r[3] = fake_hybrid_flag ? 1U << 15 : 0;
+		break;
+	case 0xa:
+		r[0] = 5 | (8 << 8) | (48 << 16) | (8 << 24);
+		r[2] = 0x7;
+		r[3] = 48 << 5;
+		break;
+	case 0x1a:
+		r[0] = fake_hybrid_flag ? 0x40000000 : 0;
+		break;
+	}
+}
+
+static int fake_rdmsr(u32 msr, u64 *val)
+{
+	(void)msr;
+	*val = 0;
+	return -EIO;
+}
+
+static bool fake_no_pti(void)
+{
+	return false;
+}
+
+static void test_detect_adl_without_hybrid_flag(void **state)
+{
+	const struct skd_pmu_ops ops = {
+		.name = "fake", .cpuid = fake_cpuid, .read_msr = fake_rdmsr,
+		.pti_active = fake_no_pti,
+	};
+	struct skd_pmu_caps c;
+
+	(void)state;
+	fake_hybrid_flag = false;
+	memset(&c, 0, sizeof(c));
+	skd_pmu_detect(&ops, &c);
+	assert_int_equal(c.model, 0x97);
+	assert_non_null(c.events);
+	assert_string_equal(c.events->name, "alderlake_goldencove");
+	assert_false(c.flags & SKD_PMU_HYBRID);
+
+	/* With the flag, leaf 0x1A's core type decides, as before. */
+	fake_hybrid_flag = true;
+	memset(&c, 0, sizeof(c));
+	skd_pmu_detect(&ops, &c);
+	assert_non_null(c.events);
+	assert_string_equal(c.events->name, "alderlake_goldencove");
+	assert_true(c.flags & SKD_PMU_HYBRID);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1248,6 +1323,7 @@ int main(void)
 		cmocka_unit_test(test_caps_from_info),
 		cmocka_unit_test(test_branch),
 		cmocka_unit_test(test_list_split),
+		cmocka_unit_test(test_detect_adl_without_hybrid_flag),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -341,6 +341,25 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
+		 * CPU_CLK_UNHALTED.THREAD_ANY: skylake JSON EventCode 0x00,
+		 * UMask 0x02, AnyThread 1, "Fixed counter 1". The SDM's
+		 * IA32_FIXED_CTR_CTRL has AnyThread at bit 4j+2: fixed 1
+		 * gets OS|USR|ANY|PMI.
+		 */
+		.name = "skylake cycles of both threads (AnyThread)",
+		.caps = pmu_caps_skylake, .nr = 1,
+		.ev = { EV(PSEUDO_CYCLES | (1U << 21), 0) },
+		.want = {
+			FW4,
+			.fixed_ctrl = 0xf0,
+			.fixed_ctrl_mask = 0x10000000f0,
+			.global_ctrl = 0x200000000,
+			.pmi_counters = 0x200000000,
+		},
+		.evs = { AT(33, 0) },
+	},
+	{
+		/*
 		 * cycles:pp is skylakex's INST_RETIRED.TOTAL_CYCLES_PS:
 		 * EventCode 0xC0, UMask 0x01, Invert 1, CounterMask 10,
 		 * Counter "0,2,3", PEBS 2 (format 3 records carry the

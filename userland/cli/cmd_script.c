@@ -38,9 +38,16 @@ static void print_prefix(const struct skd_profile *p,
 
 static void print_mem(const struct skd_sample_mem *mem)
 {
-	printf(" | mem 0x%" PRIx64 " lat %" PRIu64 " src 0x%" PRIx64 "%s",
-	       (uint64_t)mem->addr, (uint64_t)mem->latency,
-	       (uint64_t)mem->source,
+	uint64_t lat = mem->latency;
+
+	printf(" | mem 0x%" PRIx64, (uint64_t)mem->addr);
+	/* Golden Cove and Gracemont: instruction and cache latency apart. */
+	if (mem->flags & SKD_MEM_LAT_SPLIT)
+		printf(" lat %" PRIu64 "/%" PRIu64, lat & 0xffff,
+		       (lat >> 32) & 0xffff);
+	else
+		printf(" lat %" PRIu64, lat);
+	printf(" src 0x%" PRIx64 "%s", (uint64_t)mem->source,
 	       mem->flags & SKD_MEM_MODELED ? " modeled" : "");
 }
 
