@@ -77,14 +77,14 @@ named_share() {
 	echo "$(( n ? 100 * named / n : 0 )) $n $pids"
 }
 
-skidless record -q -F 10000 -o "$T/short.data" -- sh -c "$SHORT" 2> "$T/short.err"
+skidless record -q -F 4000 -o "$T/short.data" -- sh -c "$SHORT" 2> "$T/short.err"
 set -- $(named_share "$T/short.data")
 [ "$1" -ge 95 ] && [ "$3" = 8 ]
 result $? "-- cmd: 5 ms processes named ($1% of $2 samples, $3 of 8 processes)"
 
 sh -c "sleep $(slow 1); $SHORT" &
 bg=$!
-skidless record -q -F 10000 -p $bg -o "$T/short-p.data" 2> "$T/short-p.err"
+skidless record -q -F 4000 -p $bg -o "$T/short-p.data" 2> "$T/short-p.err"
 wait $bg
 set -- $(named_share "$T/short-p.data")
 [ "$1" -ge 95 ] && [ "$3" = 8 ]
@@ -92,7 +92,7 @@ result $? "-p: 5 ms children named ($1% of $2 samples, $3 of 8 processes)"
 
 sh -c "sleep $(slow 1); $SHORT" &
 bg=$!
-skidless record -q -F 10000 -a --duration "$(slow 4)" -o "$T/short-a.data" 2> "$T/short-a.err"
+skidless record -q -F 2000 -a --duration "$(slow 3)" -o "$T/short-a.data" 2> "$T/short-a.err"
 wait $bg
 set -- $(named_share "$T/short-a.data")
 [ "$1" -ge 95 ] && [ "$3" = 8 ]
@@ -163,7 +163,7 @@ rc=$?
 result $? "record exits 128+11 when the command dies of SIGSEGV (rc $rc): $out"
 
 out=$(skidless script -i "$BIN/tap.sh" 2>&1)
-[ $? != 0 ] && echo "$out" | grep -q "not a skidless capture"
+[ $? != 0 ] && echo "$out" | grep -q "neither a perf.data nor a skidless capture"
 result $? "script refuses a file that is not a capture: $out"
 
 size=$(wc -c < "$T/busy.data")

@@ -872,7 +872,7 @@ static void test_load_errors(void **state)
 	assert_int_equal(skd_profile_load(path, &p, err, sizeof(err)), -EINVAL);
 	assert_null(p);
 	assert_non_null(strstr(err, path));
-	assert_non_null(strstr(err, "not a skidless capture"));
+	assert_non_null(strstr(err, "neither a perf.data nor a skidless capture"));
 
 	tmp_path(path, "missing.skd");
 	assert_int_equal(skd_profile_load(path, &p, err, sizeof(err)), -ENOENT);

@@ -469,7 +469,8 @@ static int convert(const struct pd_file *f, struct skd_capture *c, char *err,
 			break;
 		}
 	}
-	if (!bad && !o.err) {
+	/* A file cut short is not finished, even at a record boundary. */
+	if (!bad && !o.err && !f->truncated) {
 		fin = reserve(&o, sizeof(*fin));
 		if (fin)
 			*fin = (struct skd_frec_finished){

@@ -123,10 +123,19 @@ static int read_file_header(struct pd_file *f, char *err, size_t errlen)
 			   "impossible: the file is damaged",
 			   (unsigned long long)h.attr_size);
 	if (!in_file(f, h.attrs.offset, h.attrs.size) ||
-	    !in_file(f, h.data.offset, h.data.size))
+	    h.data.offset > f->len)
 		return say(err, errlen, -ERANGE, "the header points past the "
 			   "end of the file (%zu bytes): the file was cut short; "
 			   "copy it again", f->len);
+	/*
+	 * Data that runs past the end: a copy cut short. What is there is
+	 * read up to the last whole record, and the file is flagged; the
+	 * features, which come after the data, are gone.
+	 */
+	if (!in_file(f, h.data.offset, h.data.size)) {
+		f->truncated = true;
+		h.data.size = f->len - h.data.offset;
+	}
 	if (h.attrs.offset < h.size || h.data.offset < h.size ||
 	    (h.attrs.offset < h.data.offset + h.data.size &&
 	     h.data.offset < h.attrs.offset + h.attrs.size))
@@ -157,6 +166,8 @@ static int read_file_header(struct pd_file *f, char *err, size_t errlen)
 	}
 	f->data_off = h.data.offset;
 	f->data_end = h.data.offset + h.data.size;
+	if (f->truncated)
+		return check_attrs(f, err, errlen);
 	/* The feature table sits right after the data (header.c). */
 	f_off = f->data_end;
 	for (bit = 1; bit < PD_FEAT_MAX; bit++) {

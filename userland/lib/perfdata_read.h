@@ -30,6 +30,7 @@ struct pd_file {
 	uint64_t sample_type;	/* common to all attrs */
 	bool sample_id_all;
 	size_t data_off, data_end;	/* records: [data_off, data_end) */
+	bool truncated;		/* the data ran past the end: cut short */
 	/* Features: payloads by number (file: sections; pipe: records). */
 	const uint8_t *feat[PD_FEAT_MAX];
 	size_t feat_len[PD_FEAT_MAX];
@@ -67,7 +68,8 @@ struct pd_sample_id {
  * feature sections. -errno and a sentence in @err on failure:
  * ENOMSG not perf.data at all (no PERFILE2 magic), EPROTONOSUPPORT a
  * perf.data we cannot read (version 1, other endianness), EOVERFLOW an
- * attr newer than ours, ERANGE a section beyond the end of the file,
+ * attr newer than ours, ERANGE a header section beyond the end of the
+ * file (data that runs past it is read up to the end, ->truncated set),
  * EINVAL inconsistent header fields, EOPNOTSUPP sample fields we do not
  * parse (READ), ENOMEM.
  */

@@ -427,8 +427,14 @@ int skd_profile_load(const char *path, struct skd_profile **out, char *err,
 	}
 	/* perf.data first; anything else is tried as a native capture. */
 	ret = skd_perf_capture_open(path, &p->cap, err, errlen);
-	if (ret == -ENOMSG)
+	if (ret == -ENOMSG) {
 		ret = skd_capture_open(path, &p->cap, err, errlen);
+		if (ret == -EINVAL && strstr(err, "no SKIDLESS magic"))
+			snprintf(err, errlen, "%s is neither a perf.data nor a "
+				 "skidless capture (no PERFILE2 or SKIDLESS "
+				 "magic): give the file record wrote (-i)",
+				 path);
+	}
 	if (ret)
 		goto err_free;
 
