@@ -198,17 +198,12 @@ int main(int argc, char *argv[])
 	{
 		uint64_t st2[2] = { t0 + 1000, t };
 		uint8_t id[20], len = 0;
-		unsigned int k;
+		int k;
 
 		pd_writer_feature(w, PD_FEAT_SAMPLE_TIME, st2, sizeof(st2));
 		if (skd_build_id_file(exe, hex, sizeof(hex)) > 0) {
-			for (k = 0; hex[2 * k] && k < 20; k++) {
-				unsigned int v;
-
-				sscanf(hex + 2 * k, "%2x", &v);
-				id[k] = (uint8_t)v;
-			}
-			len = (uint8_t)k;
+			k = skd_build_id_bytes(hex, id, sizeof(id));
+			len = k > 0 ? (uint8_t)k : 0;
 			pd_build_id_entry(&b, PD_MISC_USER, id, len, exe);
 			pd_writer_feature(w, PD_FEAT_BUILD_ID, b.p, b.len);
 		}

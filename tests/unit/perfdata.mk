@@ -16,8 +16,10 @@ TESTS += test_pd_write test_pd_read test_pd_fulldisk test_data_src
 
 $(UBUILD)/test_pd_write: test_pd_write.c pd_fx.h $(PD_WRITE) $(PD_CONV) \
 		$(PD_SRC)/perfdata_host.c $(PD_SRC)/perfdata_host.h \
+		$(PD_SRC)/buildid.c $(PD_SRC)/buildid.h \
 		$(PD_SRC)/readall.c $(PD_SRC)/readall.h | $(UBUILD)
-	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^) $(ULDLIBS)
+	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^) $(ULDLIBS) \
+		$(shell pkg-config --libs libdw libelf)
 
 $(UBUILD)/test_pd_read: test_pd_read.c pd_fx.h $(PD_WRITE) $(PD_CONV) $(PD_READ) | $(UBUILD)
 	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^) $(ULDLIBS)

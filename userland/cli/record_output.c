@@ -156,29 +156,14 @@ static uint64_t path_hash(const char *s)
 	return h;
 }
 
-static int hex_to_bytes(const char *hex, uint8_t *id, uint8_t *len)
-{
-	size_t n = strlen(hex) / 2, i;
-	unsigned int v;
-
-	if (!n || n > 20)
-		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		if (sscanf(hex + 2 * i, "%2x", &v) != 1)
-			return -EINVAL;
-		id[i] = (uint8_t)v;
-	}
-	*len = (uint8_t)n;
-	return 0;
-}
-
 /* The file must still be the one mapped: same device and inode. */
 static void build_id_of(struct bid_ctx *ctx, const struct omap *m)
 {
 	uint64_t key = path_hash(m->path);
 	char hex[SKD_BUILD_ID_HEX], err[256];
-	uint8_t id[20], len;
+	uint8_t id[20];
 	struct stat st;
+	int len;
 
 	if (skd_hmap_has(ctx->seen, key))
 		return;
@@ -187,9 +172,9 @@ static void build_id_of(struct bid_ctx *ctx, const struct omap *m)
 	if (m->path[0] != '/') {
 		if (skd_buildid_cache_add(NULL, SKD_VDSO_NAME, NULL, hex, err,
 					  sizeof(err)) >= 0 &&
-		    !hex_to_bytes(hex, id, &len))
-			pd_build_id_entry(ctx->b, PD_MISC_USER, id, len,
-					  m->path);
+		    (len = skd_build_id_bytes(hex, id, sizeof(id))) > 0)
+			pd_build_id_entry(ctx->b, PD_MISC_USER, id,
+					  (uint8_t)len, m->path);
 		return;
 	}
 	if (stat(m->path, &st) || (m->ino && (st.st_ino != m->ino ||
@@ -209,9 +194,10 @@ static void build_id_of(struct bid_ctx *ctx, const struct omap *m)
 		if (skd_build_id_file(m->path, hex, sizeof(hex)) <= 0)
 			return;
 	}
-	if (hex_to_bytes(hex, id, &len))
-		return;
-	pd_build_id_entry(ctx->b, PD_MISC_USER, id, len, m->path);
+	len = skd_build_id_bytes(hex, id, sizeof(id));
+	if (len > 0)
+		pd_build_id_entry(ctx->b, PD_MISC_USER, id, (uint8_t)len,
+				  m->path);
 }
 
 static void build_ids_of_pid(uint64_t key, void *val, void *arg)

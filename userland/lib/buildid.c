@@ -111,6 +111,33 @@ int skd_build_id_kernel(const char *path, char *hex, size_t hexlen)
 	return ret;
 }
 
+static int hexdigit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int skd_build_id_bytes(const char *hex, uint8_t *out, size_t cap)
+{
+	size_t n = strlen(hex), i;
+
+	if (!n || n % 2 || n / 2 > cap)
+		return -EINVAL;
+	for (i = 0; i < n / 2; i++) {
+		int hi = hexdigit(hex[2 * i]), lo = hexdigit(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -EINVAL;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return (int)(n / 2);
+}
+
 bool skd_build_id_valid(const char *hex)
 {
 	size_t n;

@@ -13,6 +13,7 @@
 #include <libelf.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Longest id accepted; GNU ld makes 16 (md5, uuid) or 20 (sha1) bytes. */
 #define SKD_BUILD_ID_MAX	64
@@ -24,6 +25,9 @@ int skd_build_id_file(const char *path, char *hex, size_t hexlen);
 int skd_build_id_notes(const void *notes, size_t len, char *hex, size_t hexlen);
 /* /sys/kernel/notes (or @path): the running kernel's build-id. */
 int skd_build_id_kernel(const char *path, char *hex, size_t hexlen);
+
+/* @hex as bytes into @out (@cap of them): their number, or -EINVAL. */
+int skd_build_id_bytes(const char *hex, uint8_t *out, size_t cap);
 
 /* A well-formed hex build-id: 2..2*SKD_BUILD_ID_MAX hex digits, even count. */
 bool skd_build_id_valid(const char *hex);

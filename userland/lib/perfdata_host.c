@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buildid.h"
 #include "perfdata_host.h"
 #include "readall.h"
 
@@ -192,38 +193,6 @@ int pd_host_kernel_maps(struct pd_writer *w, struct pd_conv *c)
 
 /* ---- build-ids ---- */
 
-int pd_notes_build_id(const uint8_t *p, size_t len, uint8_t id[20],
-		      uint8_t *id_len)
-{
-	size_t at = 0;
-
-	/* Elf64_Nhdr: namesz, descsz, type; name and desc 4-aligned. */
-	while (len - at >= 12) {
-		uint32_t nsz, dsz, type;
-		size_t name_at, desc_at;
-
-		memcpy(&nsz, p + at, 4);
-		memcpy(&dsz, p + at + 4, 4);
-		memcpy(&type, p + at + 8, 4);
-		name_at = at + 12;
-		if (nsz > len - name_at)
-			return -EINVAL;
-		desc_at = name_at + ((nsz + 3) & ~3U);
-		if (desc_at > len || dsz > len - desc_at)
-			return -EINVAL;
-		if (type == 3 && nsz == 4 && !memcmp(p + name_at, "GNU", 4) &&
-		    dsz && dsz <= 20) {
-			memcpy(id, p + desc_at, dsz);
-			*id_len = (uint8_t)dsz;
-			return 0;
-		}
-		at = desc_at + ((dsz + 3) & ~3U);
-		if (at > len)
-			break;
-	}
-	return -ENODATA;
-}
-
 void pd_build_id_entry(struct pd_buf *b, uint16_t cpumode,
 		       const uint8_t *id, uint8_t id_len, const char *path)
 {
@@ -249,22 +218,17 @@ void pd_build_id_entry(struct pd_buf *b, uint16_t cpumode,
 
 int pd_host_kernel_build_id(struct pd_buf *b)
 {
-	uint8_t id[20], id_len;
-	char *notes;
-	size_t len;
-	int fd, ret;
+	char hex[SKD_BUILD_ID_HEX];
+	uint8_t id[20];
+	int ret;
 
-	fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = skd_read_fd(fd, 1 << 20, &notes, &len);
-	close(fd);
-	if (ret)
+	ret = skd_build_id_kernel(NULL, hex, sizeof(hex));
+	if (ret < 0)
 		return ret;
-	ret = pd_notes_build_id((const uint8_t *)notes, len, id, &id_len);
-	free(notes);
-	if (!ret)
-		pd_build_id_entry(b, PD_MISC_KERNEL, id, id_len,
-				  "[kernel.kallsyms]");
-	return ret;
+	ret = skd_build_id_bytes(hex, id, sizeof(id));
+	if (ret < 0)
+		return ret;
+	pd_build_id_entry(b, PD_MISC_KERNEL, id, (uint8_t)ret,
+			  "[kernel.kallsyms]");
+	return 0;
 }

@@ -24,10 +24,6 @@ int pd_host_features(struct pd_writer *w, int argc, char *const argv[]);
 /* Kernel and module maps as MMAP records, written to @w. */
 int pd_host_kernel_maps(struct pd_writer *w, struct pd_conv *c);
 
-/* The GNU build-id in the ELF notes blob @p (e.g. /sys/kernel/notes). */
-int pd_notes_build_id(const uint8_t *p, size_t len, uint8_t id[20],
-		      uint8_t *id_len);
-
 /*
  * One element of the BUILD_ID feature: a HEADER_BUILD_ID record for
  * @path (misc KERNEL for the kernel and modules, else USER), pid -1.
