@@ -38,6 +38,7 @@ $(UBUILD)/test_profile: test_profile.c $(LIB_SRC)/profile.c $(LIB_SRC)/capture.c
 
 $(UBUILD)/test_misc: test_misc.c $(LIB_SRC)/cpulist.c $(LIB_SRC)/hmap.c \
 		$(LIB_SRC)/explain.c $(LIB_SRC)/memlock_explain.c \
+		$(LIB_SRC)/reader.c $(LIB_SRC)/reader.h \
 		$(LIB_SRC)/cpulist.h $(LIB_SRC)/hmap.h $(LIB_SRC)/explain.h \
 		$(LIB_SRC)/memlock_explain.h | $(UBUILD)
 	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^) $(ULDLIBS)

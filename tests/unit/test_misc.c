@@ -17,6 +17,7 @@
 #include "cpulist.h"
 #include "explain.h"
 #include "memlock_explain.h"
+#include "reader.h"
 #include "hmap.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -394,6 +395,7 @@ static const struct {
 	{ SKD_OP_START, EBUSY, "nmi_watchdog=0" },
 	{ SKD_OP_MMAP, EINVAL, "ring layout" },
 	{ SKD_OP_MMAP, EPERM, "read-only" },
+	{ SKD_OP_MMAP, EPROTO, "load the module that came with this skidless" },
 	{ SKD_OP_START, EBADFD, "configured before" },
 	{ SKD_OP_START, EALREADY, "running already" },
 	{ SKD_OP_STOP, EALREADY, "not running" },
@@ -514,6 +516,41 @@ static void test_memlock_explain(void **state)
 	assert_false(under);
 }
 
+/*
+ * The control page as uapi/skidless.h lays it out: a reader takes a ring
+ * whose layout it knows (compat_version at most ours), whose page covers
+ * data_head and data_tail, and that is the ring it asked for.
+ */
+static void test_ring_ctrl_check(void **state)
+{
+	struct skd_ring_ctrl c;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.version = SKD_RING_VERSION;
+	c.compat_version = SKD_RING_VERSION;
+	c.size = sizeof(c);
+	c.cpu = 3;
+	c.data_size = 1 << 20;
+	assert_int_equal(skd_ring_ctrl_check(&c, 3, 1 << 20), 0);
+	assert_int_equal(skd_ring_ctrl_check(&c, 2, 1 << 20), -EPROTO);
+	assert_int_equal(skd_ring_ctrl_check(&c, 3, 1 << 21), -EPROTO);
+
+	/* A newer module that still serves our layout is fine. */
+	c.version = SKD_RING_VERSION + 1;
+	assert_int_equal(skd_ring_ctrl_check(&c, 3, 1 << 20), 0);
+	/* One that no longer does is not. */
+	c.compat_version = SKD_RING_VERSION + 1;
+	assert_int_equal(skd_ring_ctrl_check(&c, 3, 1 << 20), -EPROTO);
+
+	c.version = c.compat_version = SKD_RING_VERSION;
+	c.size = 32;				/* not up to data_tail */
+	assert_int_equal(skd_ring_ctrl_check(&c, 3, 1 << 20), -EPROTO);
+	c.size = sizeof(c);
+	c.version = 0;				/* never initialized */
+	assert_int_equal(skd_ring_ctrl_check(&c, 3, 1 << 20), -EPROTO);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -528,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_explain_fallback),
 		cmocka_unit_test(test_explain_never_null),
 		cmocka_unit_test(test_memlock_explain),
+		cmocka_unit_test(test_ring_ctrl_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -65,6 +65,10 @@ static const struct explanation table[] = {
 	  "ring layout; load the module that came with this skidless" },
 	{ SKD_OP_MMAP, EPERM,
 	  "ring data can only be mapped read-only" },
+	{ SKD_OP_MMAP, EPROTO,
+	  "a ring's control page is not in a layout this skidless reads (a "
+	  "newer ring version, or another ring's): load the module that came "
+	  "with this skidless" },
 	{ SKD_OP_START, EBADFD,
 	  "the session must be configured before it starts" },
 	{ SKD_OP_START, EALREADY, "the session is running already" },

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -28,6 +29,19 @@ struct skd_reader {
 	uint64_t corrupt;
 };
 
+int skd_ring_ctrl_check(const struct skd_ring_ctrl *c, unsigned int cpu,
+			uint64_t data_size)
+{
+	/* A newer layout still serves ours when compat_version says so. */
+	if (c->compat_version > SKD_RING_VERSION || !c->version ||
+	    c->version < c->compat_version ||
+	    c->size < offsetof(struct skd_ring_ctrl, data_tail) +
+		      sizeof(c->data_tail) ||
+	    c->cpu != cpu || c->data_size != data_size)
+		return -EPROTO;
+	return 0;
+}
+
 static int map_ring(int fd, unsigned int cpu, struct ring_map *m,
 		    size_t page_size, uint64_t size)
 {
@@ -37,6 +51,10 @@ static int map_ring(int fd, unsigned int cpu, struct ring_map *m,
 		    SKD_MMAP_OFFSET(cpu, SKD_MMAP_CONTROL));
 	if (ctrl == MAP_FAILED)
 		return -errno;
+	if (skd_ring_ctrl_check(ctrl, cpu, size)) {
+		munmap(ctrl, page_size);
+		return -EPROTO;
+	}
 	data = mmap(NULL, 2 * size, PROT_READ, MAP_SHARED, fd,
 		    SKD_MMAP_OFFSET(cpu, SKD_MMAP_DATA));
 	if (data == MAP_FAILED) {

@@ -38,4 +38,13 @@ uint64_t skd_reader_unread(const struct skd_reader *r);
 uint64_t skd_reader_corrupt(const struct skd_reader *r);
 void skd_reader_close(struct skd_reader *r);
 
+/*
+ * Is @c the control page of the ring of @cpu, @data_size bytes, in a
+ * layout this reader knows? 0, or -EPROTO: the module speaks a ring
+ * version newer than ours and no longer serves ours, or fills less of
+ * the page than the fields we read, or describes another ring.
+ */
+int skd_ring_ctrl_check(const struct skd_ring_ctrl *c, unsigned int cpu,
+			uint64_t data_size);
+
 #endif /* _SKD_READER_H */
