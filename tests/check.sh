@@ -183,6 +183,10 @@ make -s vm-bin > "$OUT/vm-bin.log" 2>&1 &&
 cp "$OUT/vm/results.tap" "$OUT/vm.tap" 2>/dev/null ||
 	tap "$OUT/vm.tap" 1 "the VM lane ran" "$OUT/vm.log"
 
+say "perf 6.1 reads the captures made in the VM"
+bash tests/perfdata/vm_perf.sh "$OUT/vm/tap.log" build/vm-bin > "$OUT/vm-perf.tap" 2>&1
+grep -E "^(not )?ok" "$OUT/vm-perf.tap"
+
 say "reliability lane: debug kernel, stress, fuzzing"
 # Niced: the VMs' tests measure time, the fuzzers only spend it.
 nice -n 10 bash tests/fuzz/run.sh --seconds "${SKD_FUZZ_SECONDS:-120}" -j 2 \
@@ -208,8 +212,9 @@ if [ "$(cat "$OUT/debug-kernel.rc" 2>/dev/null)" = 0 ]; then
 	# debug-kernel/config), and lockdown would bar kmemleak's scan. The
 	# command's PMU tests on two models (legacy and architectural LBR,
 	# the hybrid part): the kernel paths the others reach are the PMU
-	# tests' own, which run on every model.
-	{ grep -v '^fuzz_device \|^lockdown\|^cli_pmu.sh .* \(skylake-htoff\|icelake\|sapphirerapids\)$' \
+	# tests' own, which run on every model. Not perf_export.sh: it only
+	# hands captures to the host's perf, which reads the first lane's.
+	{ grep -v '^fuzz_device \|^lockdown\|^perf_export\|^cli_pmu.sh .* \(skylake-htoff\|icelake\|sapphirerapids\)$' \
 		tests/kselftest/list
 	  grep '^module_cycle' tests/kselftest/stress.list; } > "$OUT/debug-suite.list"
 	grep -v '^module_cycle' tests/kselftest/stress.list > "$OUT/debug-stress.list"

@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Captures for Debian's perf to read on the host: the timer backend with
+# call chains and every sim model with PEBS and LBR branch stacks, each
+# printed into the TAP log as base64 between skd-file markers. The host
+# stage (tests/perfdata/vm_perf.sh) opens them with perf 6.1 and with
+# skidless and compares them sample for sample.
+. "$(dirname "$0")/tap.sh"
+
+BIN=$(cd "$(dirname "$0")" && pwd)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+MODELS="skylake icelake sapphirerapids skylake-htoff alderlake"
+
+plan 2
+
+export_file() {
+	echo "# skd-file-begin $1"
+	base64 < "$2" | sed 's/^/# b64 /'
+	echo "# skd-file-end $1"
+}
+
+skidless record -q -F 500 -g -o "$T/timer.data" -- "$BIN/busyloop" "$(slow 0.6)" 2> "$T/err"
+rc=$?
+export_file timer "$T/timer.data"
+[ $rc = 0 ] && [ -s "$T/timer.data" ]
+result $? "timer -g capture made (rc $rc)"
+
+bad=
+for m in $MODELS; do
+	# The hybrid model samples CPU 0's core type: keep the work there.
+	pin=
+	[ "$m" = alderlake ] && pin="taskset 1"
+	skidless record -q --backend "sim:$m" -c 400009 \
+		-e instructions:pp -b -o "$T/$m.data" -- \
+		$pin "$BIN/busyloop" "$(slow 0.4)" 2> "$T/err" || bad="$bad $m"
+	export_file "$m" "$T/$m.data"
+done
+[ -z "$bad" ]
+result $? "a PEBS+LBR capture made on every model (failed:${bad:- none})"
+finish
