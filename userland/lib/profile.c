@@ -629,7 +629,8 @@ static size_t maps_at(const struct skd_profile *p, uint32_t pid,
 				out[n++] = (struct skd_unwind_map){
 					.path = m->path, .start = m->start,
 					.len = m->end - m->start,
-					.pgoff = m->pgoff };
+					.pgoff = m->pgoff,
+					.build_id = build_id_of(p, m->path) };
 			}
 		}
 	}
