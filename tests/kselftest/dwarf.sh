@@ -17,7 +17,8 @@ share() {
 
 plan 4
 
-CHAIN='dw_c\+0x[0-9a-f]+ \(dwarf_chain\) <- dw_b\+0x[0-9a-f]+ \(dwarf_chain\) <- dw_a\+0x[0-9a-f]+ \(dwarf_chain\) <- main\+0x'
+# Bracket expressions, not backslashes: awk -v would eat those.
+CHAIN='dw_c[+]0x[0-9a-f]+ [(]dwarf_chain[)] <- dw_b[+]0x[0-9a-f]+ [(]dwarf_chain[)] <- dw_a[+]0x[0-9a-f]+ [(]dwarf_chain[)] <- main[+]0x'
 
 skidless record -q -F 1000 --call-graph dwarf -o "$T/dw.data" -- \
 	"$BIN/dwarf_chain" chain "$(slow 2)" 2> "$T/dw.err"
@@ -44,7 +45,7 @@ result $? "control: frame pointers name that chain in $fp% only"
 skidless record -q -F 1000 --call-graph dwarf,16384 -o "$T/qs.data" -- \
 	"$BIN/dwarf_chain" qsort "$(slow 2)" 2> /dev/null
 skidless script -i "$T/qs.data" | grep " dwarf_chain " | grep ' U dw_c+' > "$T/qs.leaf"
-pct=$(share 'dw_cmp\+0x[0-9a-f]+ \(dwarf_chain\) <- .*\(libc\.so\.6\) <- .*sort_it\+0x[0-9a-f]+ \(dwarf_chain\) <- main\+0x' "$T/qs.leaf")
+pct=$(share 'dw_cmp[+]0x[0-9a-f]+ [(]dwarf_chain[)] <- .*[(]libc[.]so[.]6[)] <- .*sort_it[+]0x[0-9a-f]+ [(]dwarf_chain[)] <- main[+]0x' "$T/qs.leaf")
 [ -s "$T/qs.leaf" ] && [ "$pct" -ge 80 ]
 result $? "dwarf through libc: dw_c <- dw_cmp <- libc's qsort <- sort_it <- main ($pct% of $(wc -l < "$T/qs.leaf"))"
 sed -n '1,2s/^/# /p' "$T/qs.leaf"

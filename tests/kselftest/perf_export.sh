@@ -12,7 +12,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 MODELS="skylake icelake sapphirerapids skylake-htoff alderlake"
 
-plan 2
+plan 3
 
 export_file() {
 	echo "# skd-file-begin $1"
@@ -38,4 +38,13 @@ for m in $MODELS; do
 done
 [ -z "$bad" ]
 result $? "a PEBS+LBR capture made on every model (failed:${bad:- none})"
+
+# The kallsyms record saved in the build-id cache, for the host's perf to
+# name (and stay quiet about) this kernel's addresses.
+k=$(ls -d "$HOME"/.debug/\[kernel.kallsyms\]/*/kallsyms 2> /dev/null | head -1)
+bid=$(basename "$(dirname "$k")")
+gzip -c "$k" > "$T/kallsyms.gz" 2> /dev/null
+export_file "kallsyms-$bid" "$T/kallsyms.gz"
+[ -n "$k" ] && [ -s "$T/kallsyms.gz" ]
+result $? "record saved this kernel's kallsyms in the build-id cache (${k:-none})"
 finish

@@ -23,7 +23,23 @@ n=0
 out() { n=$((n + 1)); echo "$1 $n - $2"; }
 
 perf buildid-cache -a "$VMBIN/busyloop" 2> /dev/null
-names=$(sed -n 's/^# skd-file-begin //p' "$LOG")
+# busyloop's own functions, by nm: the names both tools must agree on.
+OWN=" $(nm "$VMBIN/busyloop" | awk '$2 ~ /^[tT]$/ { printf "%s ", $3 }')"
+# The serial console ends lines in CR LF.
+extract() {
+	tr -d '\r' < "$LOG" |
+		sed -n "/^# skd-file-begin $1\$/,/^# skd-file-end $1\$/s/^# b64 //p" |
+		base64 -d
+}
+names=$(tr -d '\r' < "$LOG" | sed -n 's/^# skd-file-begin //p' | grep -v '^kallsyms-')
+# The VM kernel's kallsyms, as perf's build-id cache keeps a kernel's.
+for k in $(tr -d '\r' < "$LOG" | sed -n 's/^# skd-file-begin \(kallsyms-.*\)/\1/p'); do
+	bid=${k#kallsyms-}
+	d="$HOME/.debug/[kernel.kallsyms]/$bid"
+	mkdir -p "$d" "$HOME/.debug/.build-id/${bid:0:2}"
+	extract "$k" | gunzip > "$d/kallsyms"
+	ln -sfn "../../[kernel.kallsyms]/$bid" "$HOME/.debug/.build-id/${bid:0:2}/${bid:2}"
+done
 if [ -z "$names" ]; then
 	out "not ok" "the VM exported captures (none in $LOG)"
 	echo "1..$n"
@@ -31,8 +47,7 @@ if [ -z "$names" ]; then
 fi
 for name in $names; do
 	f=$W/$name.data
-	sed -n "/^# skd-file-begin $name\$/,/^# skd-file-end $name\$/s/^# b64 //p" \
-		"$LOG" | base64 -d > "$f"
+	extract "$name" > "$f"
 
 	perf report -i "$f" --stdio --sort sym > "$W/$name.report" 2> "$W/$name.rerr"
 	rc=$?
@@ -43,34 +58,57 @@ for name in $names; do
 		sed 's/^/#   /' "$W/$name.rerr" | head -5
 	fi
 
-	# The user samples of busyloop: time, leaf symbol+offset, branches.
-	perf script -i "$f" -F comm,tid,time,ip,sym,symoff,brstacksym \
-		--hide-call-graph 2> "$W/$name.serr" |
-		awk '$1 == "busyloop" && $4 !~ /^ffff/ {
-			t = $3; sub(":$", "", t)
-			line = $2 " " t " " $5
-			for (i = 6; i <= NF; i++) {
-				split($i, b, "/")
-				line = line " " b[1] "/" b[2] "/" b[3]
+	# The user samples of busyloop: tid, time, leaf symbol+offset and its
+	# object, then the branches. perf glues the first brstacksym entry to
+	# the field before it, so the ip, known from the first run, is cut
+	# off the second run's line. Symbols outside busyloop are compared
+	# as named or not (perf and elfutils may pick different aliases of
+	# one glibc address).
+	perf script -i "$f" -F comm,tid,time,ip,sym,symoff,dso --hide-call-graph \
+		2> "$W/$name.serr" > "$W/$name.p1"
+	perf script -i "$f" -F comm,tid,time,ip,brstacksym --hide-call-graph \
+		2>> "$W/$name.serr" > "$W/$name.p2"
+	paste -d '|' "$W/$name.p1" "$W/$name.p2" |
+		awk -F '|' -v own="$OWN" '
+		function norm(s) {
+			if (s == "[unknown]" || s ~ /^\[unknown\]/) return "[unknown]"
+			split(s, q, "+")
+			return (" " q[1] " ") ~ own ? s : "*"
+		}
+		{
+			n1 = split($1, a, " ")
+			if (a[1] != "busyloop" || a[4] ~ /^ffff/) next
+			t = a[3]; sub(":$", "", t)
+			line = a[2] " " t " " norm(a[5])
+			n2 = split($2, b, " ")
+			rest = ""
+			for (i = 4; i <= n2; i++) rest = rest " " b[i]
+			sub("^ *" a[4], "", rest)
+			m = split(rest, e, " ")
+			for (i = 1; i <= m; i++) {
+				split(e[i], br, "/")
+				line = line " " norm(br[1]) "/" norm(br[2]) "/" br[3]
 			}
 			print line
 		}' > "$W/$name.perf"
 	"$SKD" script -i "$f" 2> "$W/$name.kerr" |
-		awk '$1 == "busyloop" && / U/ {
+		awk -v own="$OWN" '
+		function norm(s) {
+			if (s ~ /^0x/) return "[unknown]"
+			split(s, q, "+")
+			return (" " q[1] " ") ~ own ? s : "*"
+		}
+		$1 == "busyloop" && / U/ {
 			split($2, id, "/"); t = $4; sub(":$", "", t)
 			for (i = 5; i <= NF; i++) if ($i ~ /^U/) break
-			line = id[2] " " t " " $(i + 1)
+			line = id[2] " " t " " norm($(i + 1))
 			for (j = i; j <= NF; j++) if ($j == "brstack") break
 			for (k = j + 1; k <= NF; k++) {
 				split($k, b, "/")
-				line = line " " b[1] "/" b[2] "/" b[3]
+				line = line " " norm(b[1]) "/" norm(b[2]) "/" b[3]
 			}
 			print line
 		}' > "$W/$name.skd"
-	# perf prints an unnamed address as [unknown], skidless as 0x...
-	sed -i 's/ 0x[0-9a-f]*\b/ [unknown]/g; s/\b0x[0-9a-f]*\//[unknown]\//g; s/\/0x[0-9a-f]*\//\/[unknown]\//g' \
-		"$W/$name.skd"
-	sed -i 's/\[unknown\]+0x0/[unknown]/g' "$W/$name.perf"
 	np=$(wc -l < "$W/$name.perf")
 	ns=$(wc -l < "$W/$name.skd")
 	named=$(awk '$3 != "[unknown]"' "$W/$name.perf" | wc -l)

@@ -25,7 +25,7 @@ static const char usage_text[] =
 	"time), per event, with each one's share of the event's total period\n"
 	"(events counted, or ns for the timer backend) and its samples.\n"
 	"\n"
-	"  -i, --input FILE   capture to read (default skidless.data)\n"
+	"  -i, --input FILE   capture to read (default perf.data)\n"
 	"  -n, --top N        show the N busiest functions (default 20; 0: all)\n";
 
 struct entry {
@@ -156,7 +156,7 @@ int report_main(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "skidless.data";
+	const char *input = "perf.data";
 	struct table t[SKD_MAX_EVENTS] = { 0 };
 	struct skd_profile *p;
 	struct skd_event ev;

@@ -18,7 +18,7 @@ static const char usage_text[] =
 	"first. PEBS memory samples add `| mem ADDR lat N src S', branch stacks\n"
 	"`| brstack FROM/TO/P|M/CYCLES ...', newest branch first.\n"
 	"\n"
-	"  -i, --input FILE   capture to read (default skidless.data)\n"
+	"  -i, --input FILE   capture to read (default perf.data)\n"
 	"      --all          also print COMM, EXEC, FORK, EXIT, LOST and\n"
 	"                     THROTTLE records\n";
 
@@ -27,9 +27,15 @@ static void print_prefix(const struct skd_profile *p,
 {
 	const char *comm = skd_profile_comm(p, ev->id->pid, ev->id->tid,
 					    ev->id->time);
+	char unnamed[16];
 
-	if (!comm)
-		comm = ev->id->pid ? ":" : "swapper";
+	/* As perf: a thread whose name is not known is ":TID". */
+	if (!comm && ev->id->pid) {
+		snprintf(unnamed, sizeof(unnamed), ":%u", ev->id->tid);
+		comm = unnamed;
+	} else if (!comm) {
+		comm = "swapper";
+	}
 	printf("%16s %6u/%-6u [%03u] %" PRIu64 ".%06" PRIu64 ": ", comm,
 	       ev->id->pid, ev->id->tid, ev->id->cpu,
 	       (uint64_t)ev->id->time / 1000000000,
@@ -144,7 +150,7 @@ int script_main(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "skidless.data";
+	const char *input = "perf.data";
 	struct skd_profile *p;
 	bool all = false;
 	int c;

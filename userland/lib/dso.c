@@ -427,9 +427,15 @@ int skd_dso_lookup(struct skd_dso *d, uint64_t vaddr, struct skd_dso_sym *out)
 	} else {
 		name = dwfl_module_addrinfo(d->mod, addr, &off, &sym, NULL,
 					    NULL, NULL);
-		/* Inside a sized symbol, or exactly at a sizeless one. */
+		/*
+		 * Inside a sized symbol; or after a sizeless code label
+		 * (assembly without .size, such as ld.so's _start), which
+		 * libdwfl gives only up to the next symbol: as perf does.
+		 */
 		if (name && ((sym.st_size && off < sym.st_size) ||
-			     (!sym.st_size && !off))) {
+			     (!sym.st_size &&
+			      (GELF_ST_TYPE(sym.st_info) == STT_FUNC ||
+			       GELF_ST_TYPE(sym.st_info) == STT_NOTYPE)))) {
 			en->strings[0] = nice_name(name);
 			en->sym.start = vaddr - off;
 		}

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * PLT names. Every index read from the file (relocation symbol, string
- * offset, section link) is checked; a relocation without a symbol
- * (IRELATIVE) still takes its stub, unnamed.
+ * offset, section link) is checked; an IRELATIVE relocation, which has
+ * no symbol, names its stub by the resolver's address, as perf does.
  */
 #include <errno.h>
 #include <gelf.h>
@@ -90,12 +90,23 @@ struct skd_symtab *skd_plt_symtab(Elf *e)
 		if (!gelf_getrela(rel_data, (int)i, &ra))
 			continue;
 		symi = GELF_R_SYM(ra.r_info);
-		if (!symi || !gelf_getsym(sym_data, (int)symi, &s))
+		name = NULL;
+		if (symi && gelf_getsym(sym_data, (int)symi, &s))
+			name = elf_strptr(e, sym_sh.sh_link, s.st_name);
+		/*
+		 * IRELATIVE (libc's own ifunc calls): no symbol, the resolver
+		 * at the addend; perf names the stub by it too.
+		 */
+		if ((!name || !*name) &&
+		    GELF_R_TYPE(ra.r_info) == R_X86_64_IRELATIVE) {
+			if (asprintf(&names[n], "*ABS*+0x%llx@plt",
+				     (unsigned long long)ra.r_addend) < 0) {
+				names[n] = NULL;
+				goto nomem;
+			}
+		} else if (!name || !*name) {
 			continue;
-		name = elf_strptr(e, sym_sh.sh_link, s.st_name);
-		if (!name || !*name)
-			continue;
-		if (asprintf(&names[n], "%s@plt", name) < 0) {
+		} else if (asprintf(&names[n], "%s@plt", name) < 0) {
 			names[n] = NULL;
 			goto nomem;
 		}

@@ -37,6 +37,7 @@ struct proc {
 struct comm_entry {
 	uint64_t time;
 	const char *comm;		/* into the capture or a COMM record */
+	bool exec;			/* set by exec: not the name before */
 };
 
 struct thread {
@@ -356,7 +357,7 @@ static void sort_proc(uint64_t key, void *val, void *arg)
 }
 
 static int comm_push(struct skd_profile *p, uint32_t tid, uint64_t time,
-		     const char *comm)
+		     const char *comm, bool exec)
 {
 	struct thread *th = get_thread(p, tid);
 	struct comm_entry *e;
@@ -368,6 +369,7 @@ static int comm_push(struct skd_profile *p, uint32_t tid, uint64_t time,
 		return -ENOMEM;
 	e->time = time;
 	e->comm = comm;
+	e->exec = exec;
 	return 0;
 }
 
@@ -383,12 +385,13 @@ static int build_comms(struct skd_profile *p)
 		skd_decode(p->other[i].hdr, p->other[i].hdr->size, &ev);
 		if (ev.type == SKD_REC_COMM) {
 			ret = comm_push(p, ev.id->tid, ev.id->time,
-					ev.comm->comm);
+					ev.comm->comm,
+					ev.misc & SKD_MISC_COMM_EXEC);
 		} else if (ev.type == SKD_REC_FORK) {
 			comm = skd_profile_comm(p, ev.task->ppid,
 						ev.task->ptid, ev.id->time);
 			ret = comm ? comm_push(p, ev.id->tid, ev.id->time,
-					       comm) : 0;
+					       comm, false) : 0;
 		} else {
 			ret = 0;
 		}
@@ -708,7 +711,10 @@ const char *skd_profile_comm(const struct skd_profile *p, uint32_t pid,
 		if (!th || !th->n)
 			return NULL;
 	}
-	/* Last name given at or before @time; else the first one known. */
+	/*
+	 * Last name given at or before @time; else the first one known,
+	 * unless exec gave it: the thread ran something else before.
+	 */
 	lo = 0;
 	hi = th->n;
 	while (lo < hi) {
@@ -719,6 +725,8 @@ const char *skd_profile_comm(const struct skd_profile *p, uint32_t pid,
 		else
 			hi = mid;
 	}
+	if (!lo && th->v[0].exec)
+		return NULL;
 	return th->v[lo ? lo - 1 : 0].comm;
 }
 
