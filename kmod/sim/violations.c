@@ -57,7 +57,7 @@ void sim_violation(struct sim_cpu *sc, enum sim_rule rule, u32 msr,
 
 	/* A reused slot: no reader may pair the old number with new fields. */
 	WRITE_ONCE(e->seq, 0);
-	smp_wmb();
+	smp_wmb();		/* the cleared number before the new fields */
 	e->rule = rule;
 	e->msr = msr;
 	e->val = val;
