@@ -52,17 +52,17 @@ static void write_one(uint64_t addr, void *val, void *arg)
 
 long ksym_hits_write(struct ksym_hits *h, struct skd_capture_writer *out)
 {
+	/*
+	 * Like perf record, keep the text under the kernel's build-id in
+	 * the build-id cache, whatever was hit: perf.data carries only the
+	 * build-id. Best effort: native files have the KSYM records below.
+	 */
+	skd_buildid_cache_add(NULL, SKD_KALLSYMS_NAME, NULL, NULL, NULL, 0);
 	if (!h->ips.len)
 		return 0;
 	h->kallsyms = skd_symtab_open_kallsyms("/proc/kallsyms");
 	if (!h->kallsyms)
 		return -errno;
-	/*
-	 * Like perf, keep the text under the kernel's build-id in the
-	 * build-id cache too, for reports of captures that carry only the
-	 * build-id. Best effort: the KSYM records below are what counts.
-	 */
-	skd_buildid_cache_add(NULL, SKD_KALLSYMS_NAME, NULL, NULL, NULL, 0);
 	h->out = out;
 	skd_hmap_each(&h->ips, resolve_one, h);
 	skd_hmap_each(&h->syms, write_one, h);
