@@ -462,6 +462,43 @@ static void write_notes(const char *path, const char *bid)
 	fclose(f);
 }
 
+/*
+ * /proc/kallsyms of a 6.12 kernel starts with per-CPU symbols at address
+ * 0 (fixed_percpu_data, __per_cpu_start): that text is cached. Text where
+ * kptr_restrict zeroed every address names nothing and is refused.
+ */
+static void test_kallsyms_zero_percpu_first(void **state)
+{
+	char notes[PATH_MAX + 16], dir[PATH_MAX + 16], ks[PATH_MAX + 16];
+	char bid[SKD_BUILD_ID_HEX], err[512];
+	FILE *f;
+
+	(void)state;
+	snprintf(notes, sizeof(notes), "%s/notes-pcpu", tmpdir);
+	snprintf(dir, sizeof(dir), "%s/kcache-pcpu", tmpdir);
+	snprintf(ks, sizeof(ks), "%s/kallsyms-pcpu", tmpdir);
+	write_notes(notes, "0123456789abcdef0123456789abcdef01234567");
+	f = fopen(ks, "w");
+	assert_non_null(f);
+	fputs("0000000000000000 A fixed_percpu_data\n"
+	      "0000000000000000 A __per_cpu_start\n"
+	      "ffffffff81000000 T _text\n"
+	      "ffffffff81000010 T startup_64\n", f);
+	fclose(f);
+	assert_int_equal(skd_buildid_cache_add_kallsyms(dir, ks, notes, bid,
+							err, sizeof(err)), 0);
+	f = fopen(ks, "w");
+	assert_non_null(f);
+	fputs("0000000000000000 A fixed_percpu_data\n"
+	      "0000000000000000 T _text\n"
+	      "0000000000000000 T startup_64\n", f);
+	fclose(f);
+	assert_int_equal(skd_buildid_cache_add_kallsyms(dir, ks, notes, bid,
+							err, sizeof(err)),
+			 -EPERM);
+	assert_non_null(strstr(err, "kptr_restrict"));
+}
+
 static void test_kallsyms_by_build_id(void **state)
 {
 	const char *kbid = "00112233445566778899aabbccddeeff00112233";
@@ -573,6 +610,7 @@ int main(void)
 		cmocka_unit_test(test_cache_layout),
 		cmocka_unit_test(test_vdso),
 		cmocka_unit_test(test_jitmap),
+		cmocka_unit_test(test_kallsyms_zero_percpu_first),
 		cmocka_unit_test(test_kallsyms_by_build_id),
 		cmocka_unit_test(test_errors),
 	};

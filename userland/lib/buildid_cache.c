@@ -6,6 +6,7 @@
  * that a later rebuild of the file in place never changes the entry.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -295,6 +296,22 @@ int skd_buildid_cache_add_vdso_image(const char *dir, const void *image,
 	return ret;
 }
 
+static bool kallsyms_has_addresses(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (end - p >= 16 && strspn(p, "0") < 16)
+			return true;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return false;
+}
+
 int skd_buildid_cache_add_kallsyms(const char *dir, const char *kallsyms,
 				   const char *notes, char *bid_out,
 				   char *err, size_t errlen)
@@ -322,8 +339,11 @@ int skd_buildid_cache_add_kallsyms(const char *dir, const char *kallsyms,
 	close(fd);
 	if (ret)
 		return ret;
-	/* kptr_restrict hides addresses as zeros: such text names nothing. */
-	if (!strncmp(buf, "0000000000000000 ", 17)) {
+	/*
+	 * kptr_restrict hides every address as zeros: such text names
+	 * nothing. (Some symbols are zero anyway: the per-CPU ones first.)
+	 */
+	if (!kallsyms_has_addresses(buf, len)) {
 		free(buf);
 		ERR("kallsyms addresses are hidden (kptr_restrict): record as "
 		    "root or set /proc/sys/kernel/kptr_restrict to 0");
