@@ -74,6 +74,8 @@ struct recorder {
 	struct workload child;
 	bool have_child;
 	int exec_errno;		/* why the command could not be run */
+	bool child_stopped;	/* record ended the command itself */
+	int stop_signal;	/* SIGINT or SIGTERM that stopped record */
 	int sigfd;
 	int pidfd;
 	bool stop;
@@ -124,7 +126,6 @@ static const char usage_text[] =
 	"                           of user stack copied per sample (default 8192,\n"
 	"                           at most 32768); or from LBR call stacks\n"
 	"      --duration SECONDS   stop after this long\n"
-	"                           (maps of processes that exit quickly may be lost)\n"
 	"  -q, --quiet              no progress line\n";
 
 static void usage(FILE *f, const char *cmd)
@@ -524,6 +525,7 @@ static void handle_signals(struct recorder *rc)
 		if (si.ssi_signo == SIGCHLD)
 			continue;
 		rc->stop = true;
+		rc->stop_signal = (int)si.ssi_signo;
 		rc->stop_reason = si.ssi_signo == SIGINT ? "interrupted" :
 				  "terminated";
 	}
@@ -769,6 +771,12 @@ static int command_status(const struct recorder *rc)
 
 	if (!rc->have_child || !rc->child.exited)
 		return 0;
+	/*
+	 * We ended it (Ctrl-C, kill, --duration): the status is ours, as a
+	 * shell's for a job it interrupted; a duration is a normal end.
+	 */
+	if (rc->child_stopped)
+		return rc->stop_signal ? 128 + rc->stop_signal : 0;
 	if (WIFEXITED(st)) {
 		if (WEXITSTATUS(st))
 			fprintf(stderr, "%s: %s exited with status %d\n",
@@ -839,8 +847,10 @@ int record_main(int argc, char *argv[])
 	run_loop(&rc);
 
 	/* A command still running when we stop gets asked to end. */
-	if (rc.have_child && !rc.child.exited)
+	if (rc.have_child && !rc.child.exited) {
 		workload_terminate(&rc.child, 2000);
+		rc.child_stopped = true;
+	}
 	ret = skd_dev_stop(rc.fd);
 	if (ret)
 		fprintf(stderr, "%s: %s\n", PROG_NAME,
