@@ -601,6 +601,54 @@ static void test_build_ids(void **state)
 	unlink(moved);
 }
 
+/*
+ * The same pid maps ro_a, is sampled there, then execs a program mapped
+ * at the very same addresses (two non-PIE programs do): samples after the
+ * exec hit the new mapping, ro_b, whose build-id the file must carry.
+ */
+static void test_build_id_remapped(void **state)
+{
+	char path[4200], paths[8][4200], ids[8][41];
+	struct record_output *o;
+	struct stat sa, sb;
+	struct pd_file f;
+	struct krec r;
+	unsigned int n, i, seen = 0;
+
+	(void)state;
+	assert_int_equal(stat(g_a, &sa), 0);
+	assert_int_equal(stat(g_b, &sb), 0);
+	out_path(path, sizeof(path), "remap.data");
+	o = ro_open(path);
+	assert_non_null(o);
+	mk_mmap(&r, 0, T0, PID, 0x400000, 0x2000, 0, &sa, g_a);
+	put(o, &r);
+	mk_sample(&r, T0 + 1, PID, PID, 0x400010);
+	put(o, &r);
+	mk_comm(&r, SKD_MISC_COMM_EXEC, T0 + 2, PID, PID, "ro_b");
+	put(o, &r);
+	mk_mmap(&r, 0, T0 + 3, PID, 0x400000, 0x2000, 0, &sb, g_b);
+	put(o, &r);
+	mk_sample(&r, T0 + 4, PID, PID, 0x400010);
+	put(o, &r);
+	assert_int_equal(record_output_commit(o), 0);
+
+	open_file(path, &f);
+	n = build_ids(&f, paths, ids, 8);
+	for (i = 0; i < n && i < 8; i++) {
+		if (!strcmp(paths[i], g_a)) {
+			assert_string_equal(ids[i], g_bid_a);
+			seen |= 1;
+		} else if (!strcmp(paths[i], g_b)) {
+			assert_string_equal(ids[i], g_bid_b);
+			seen |= 2;
+		}
+	}
+	pd_file_close(&f);
+	assert_int_equal(n, 2);
+	assert_int_equal(seen, 3);
+}
+
 /* ---- 3. COMM, FORK, EXIT, LOST, THROTTLE ---- */
 
 static void check_trailer(const struct pd_file *f, const struct pd_header *h,
@@ -961,6 +1009,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mmap2),
 		cmocka_unit_test(test_build_ids),
+		cmocka_unit_test(test_build_id_remapped),
 		cmocka_unit_test(test_sideband),
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_commit_renames),

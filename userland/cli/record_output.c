@@ -93,6 +93,11 @@ static void note_map(struct record_output *o, const struct pd_map *m)
 			    m->ino, strdup(m->path), false };
 	if (e->path)
 		pm->n++;
+	/*
+	 * The latest hit may lie under this new mapping (an exec of another
+	 * program mapped at the same address): look again at the next hit.
+	 */
+	pm->last = SIZE_MAX;
 }
 
 static void hit(struct record_output *o, uint32_t pid, uint64_t addr)
