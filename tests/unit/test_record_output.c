@@ -649,6 +649,46 @@ static void test_build_id_remapped(void **state)
 	assert_int_equal(seen, 3);
 }
 
+/*
+ * A process forked during the record has no MMAP records of its own: it
+ * runs its parent's mappings (fork maps nothing; perf clones the parent's
+ * maps at PERF_RECORD_FORK). Its samples there hit the parent's objects.
+ */
+static void test_build_id_forked(void **state)
+{
+	char path[4200], paths[8][4200], ids[8][41];
+	struct record_output *o;
+	struct stat sa;
+	struct pd_file f;
+	struct krec r;
+	unsigned int n;
+
+	(void)state;
+	assert_int_equal(stat(g_a, &sa), 0);
+	out_path(path, sizeof(path), "fork.data");
+	o = ro_open(path);
+	assert_non_null(o);
+	mk_mmap(&r, SKD_MISC_SYNTHESIZED, T0, PID, 0x555500000000ULL, 0x2000,
+		0, &sa, g_a);
+	put(o, &r);
+	/* A new process, PID + 20, then a thread of it, PID + 21. */
+	mk_task(&r, SKD_REC_FORK, T0 + 1, PID + 20, PID + 20, PID, PID);
+	put(o, &r);
+	mk_task(&r, SKD_REC_FORK, T0 + 2, PID + 20, PID + 21, PID + 20,
+		PID + 20);
+	put(o, &r);
+	mk_sample(&r, T0 + 3, PID + 20, PID + 21, 0x555500000040ULL);
+	put(o, &r);
+	assert_int_equal(record_output_commit(o), 0);
+
+	open_file(path, &f);
+	n = build_ids(&f, paths, ids, 8);
+	pd_file_close(&f);
+	assert_int_equal(n, 1);
+	assert_string_equal(paths[0], g_a);
+	assert_string_equal(ids[0], g_bid_a);
+}
+
 /* ---- 3. COMM, FORK, EXIT, LOST, THROTTLE ---- */
 
 static void check_trailer(const struct pd_file *f, const struct pd_header *h,
@@ -1010,6 +1050,7 @@ int main(void)
 		cmocka_unit_test(test_mmap2),
 		cmocka_unit_test(test_build_ids),
 		cmocka_unit_test(test_build_id_remapped),
+		cmocka_unit_test(test_build_id_forked),
 		cmocka_unit_test(test_sideband),
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_commit_renames),
