@@ -93,6 +93,40 @@ static void note_map(struct record_output *o, const struct pd_map *m)
 			    m->ino, strdup(m->path), false };
 	if (e->path)
 		pm->n++;
+	/*
+	 * The latest hit may lie under this new mapping (an exec of another
+	 * program mapped at the same address): look again at the next hit.
+	 */
+	pm->last = SIZE_MAX;
+}
+
+/*
+ * A new process starts with its parent's mappings, which no MMAP record
+ * repeats (fork maps nothing): copy them, as perf does at
+ * PERF_RECORD_FORK, so its samples find their objects. A new thread
+ * shares its process's list already (keyed by tgid).
+ */
+static void fork_maps(struct record_output *o, uint32_t child,
+		      uint32_t parent)
+{
+	struct pidmaps *pp, *pc;
+	size_t i;
+
+	pp = skd_hmap_get(&o->maps, parent);
+	if (child == parent || !pp || !pp->n)
+		return;
+	pc = skd_hmap_get_or_new(&o->maps, child, sizeof(*pc));
+	if (!pc)
+		return;
+	for (i = 0; i < pp->n; i++) {
+		struct pd_map m = { .pid = child, .start = pp->v[i].start,
+				    .len = pp->v[i].end - pp->v[i].start,
+				    .maj = pp->v[i].maj, .min = pp->v[i].min,
+				    .ino = pp->v[i].ino,
+				    .path = pp->v[i].path };
+
+		note_map(o, &m);
+	}
 }
 
 static void hit(struct record_output *o, uint32_t pid, uint64_t addr)
@@ -256,6 +290,8 @@ static void from_kernel(struct record_output *o, const struct skd_rec_header *h)
 
 		note_map(o, &pm);
 	}
+	if (ev.type == SKD_REC_FORK)
+		fork_maps(o, ev.id->pid, ev.task->ppid);
 	put(o, pd_conv_record(o->conv, &ev, &err), err);
 }
 
