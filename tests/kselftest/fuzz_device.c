@@ -53,7 +53,7 @@ static const struct mix priv_mix[] = {
 	{ OP_OPEN, 25 }, { OP_CLOSE, 20 }, { OP_DUP, 4 }, { OP_INFO, 50 },
 	{ OP_CONFIG_GOOD, 20 }, { OP_CONFIG_BAD, 140 }, { OP_CONFIG_JUNK, 30 },
 	{ OP_CONFIG_PMU, 6 }, { OP_START, 15 }, { OP_STOP, 20 },
-	{ OP_STATS, 50 }, { OP_PMU, 40 }, { OP_IOCTL_SKD, 50 },
+	{ OP_STATS, 50 }, { OP_PMU, 40 }, { OP_MAPS, 20 }, { OP_IOCTL_SKD, 50 },
 	{ OP_IOCTL_ANY, 30 }, { OP_IOCTL_VFS, 8 }, { OP_MMAP, 110 },
 	{ OP_MUNMAP, 40 }, { OP_MPROTECT, 25 }, { OP_MREMAP, 12 },
 	{ OP_MADVISE, 12 }, { OP_TOUCH, 40 }, { OP_DRAIN, 30 },
@@ -65,7 +65,7 @@ static const struct mix unpriv_mix[] = {
 	{ OP_U_OPEN_DEV, 100 }, { OP_U_OPEN_NODE, 60 }, { OP_U_OPEN_PROC, 40 },
 	{ OP_U_OPATH, 15 }, { OP_INFO, 40 }, { OP_CONFIG_GOOD, 3 },
 	{ OP_CONFIG_BAD, 40 }, { OP_START, 8 }, { OP_STOP, 10 },
-	{ OP_STATS, 20 }, { OP_PMU, 20 }, { OP_IOCTL_SKD, 20 },
+	{ OP_STATS, 20 }, { OP_PMU, 20 }, { OP_MAPS, 10 }, { OP_IOCTL_SKD, 20 },
 	{ OP_MMAP, 40 }, { OP_MUNMAP, 15 }, { OP_MPROTECT, 10 },
 	{ OP_TOUCH, 15 }, { OP_DRAIN, 10 }, { OP_PROCMEM, 3 },
 	{ OP_POLL, 20 }, { OP_RW, 5 }, { OP_DUP, 3 }, { OP_CLOSE, 3 },
@@ -124,6 +124,9 @@ static void do_op(enum op op)
 		break;
 	case OP_PMU:
 		op_pmu();
+		break;
+	case OP_MAPS:
+		op_read_maps();
 		break;
 	case OP_IOCTL_SKD:
 	case OP_IOCTL_ANY:

@@ -501,7 +501,7 @@ void op_config(enum op op)
 		else if (chance(50) && !sim)
 			usize = SKD_CONFIG_SIZE_VER0 + below(4) * 4;
 		else if (chance(50))
-			usize = sizeof(c) + 4 * below(page / 4 - 25);
+			usize = sizeof(c) + 4 * below((page - sizeof(c)) / 4 + 1);
 		c.size = usize;
 		if (op == OP_CONFIG_BAD) {
 			unsigned int n = 1 + (chance(200) ? below(3) : 0);

@@ -12,6 +12,8 @@ static const int E_STOP[] = { EBADFD, EALREADY, EINVAL, 0 };
 static const int E_STATS[] = { EFAULT, EINVAL, E2BIG, EBADFD, 0 };
 /* ENODEV: no sim module; ENXIO: no such CPU; EOPNOTSUPP: unknown query. */
 static const int E_PMU[] = { EFAULT, EINVAL, E2BIG, ENXIO, EOPNOTSUPP, 0 };
+/* ENOMEM: the kernel's bounce buffer. */
+static const int E_MAPS[] = { EFAULT, EINVAL, E2BIG, EBADFD, ENOMEM, 0 };
 static const int E_NOTTY[] = { ENOTTY, 0 };
 static const int E_VFS[] = { ENOTTY, EFAULT, EINVAL, 0 };
 static const int E_EPOLL[] = { EEXIST, ENOENT, EPERM, EINVAL, 0 };
@@ -164,6 +166,62 @@ void op_stats(void)
 			((struct skd_stats *)p)->nr_cpus, nr_cpus);
 }
 
+/*
+ * SKD_IOC_READ_MAPS: sizes, flags, buffer lengths and cursors at random;
+ * a well-formed call on a configured session returns whole records that
+ * fit the buffer.
+ */
+void op_read_maps(void)
+{
+	const uint64_t lens[] = { 0, 8, SKD_READ_MAPS_MIN_BUF - 8,
+		SKD_READ_MAPS_MIN_BUF, SKD_READ_MAPS_MIN_BUF + 8, 65536,
+		0xffffffff };
+	struct skd_read_maps q;
+	uint32_t usize = fuzz_size(SKD_READ_MAPS_SIZE_VER0, sizeof(q));
+	int slot, err;
+	bool bad, good;
+	int fd = pick_fd(&slot, &bad);
+	struct sess *s = slot_sess(slot);
+	uint8_t *buf = scratch;
+	uint64_t room = scratch_len / 2, ptr;
+	void *p;
+	long r;
+
+	memset(&q, 0, sizeof(q));
+	q.size = usize;
+	q.buf_len = chance(700) ? SKD_READ_MAPS_MIN_BUF : (uint32_t)PICK(lens);
+	if (q.buf_len > room && chance(900))
+		q.buf_len = (uint32_t)room;
+	q.buf_ptr = chance(900) ? (uintptr_t)buf : fuzz_ptr(64);
+	if (chance(30))
+		q.flags = 1U << below(32);
+	if (chance(100)) {
+		q.cursor_pid = rnd();
+		q.cursor_addr = rnd();
+	}
+	p = place_from(room, &q, sizeof(q), usize <= page ? usize : 0,
+		       chance(100));
+	ptr = chance(30) ? fuzz_ptr(usize) : (uintptr_t)p;
+	good = s && s->configured && usize >= SKD_READ_MAPS_SIZE_VER0 &&
+	       usize <= page && !q.flags && !placed_dirty &&
+	       q.buf_len >= SKD_READ_MAPS_MIN_BUF && q.buf_len <= room &&
+	       q.buf_ptr == (uintptr_t)buf;
+	r = ioctl(fd, SKD_IOC_READ_MAPS, (void *)(uintptr_t)ptr);
+	err = outcome(OP_MAPS, r, r ? errno : 0, E_MAPS, bad);
+	if (ptr != (uintptr_t)p || bad || !s || in_kid || !in_scratch(p, usize))
+		return;
+	if (!err && !good)
+		failure(F_ACCEPTED, "READ_MAPS accepted size %u, flags 0x%x, "
+			"buffer %u, configured %d", usize, q.flags, q.buf_len,
+			s->configured);
+	if (!err && ((struct skd_read_maps *)p)->bytes > q.buf_len)
+		failure(F_ERRNO, "READ_MAPS wrote %u bytes into %u",
+			((struct skd_read_maps *)p)->bytes, q.buf_len);
+	if (err && good && err != ENOMEM && err != EFAULT)
+		failure(F_REFUSED, "READ_MAPS (size %u, buffer %u): %s", usize,
+			q.buf_len, ename(err));
+}
+
 void op_start_stop(enum op op)
 {
 	int slot, err;
@@ -191,7 +249,8 @@ static bool known_cmd(unsigned long cmd)
 {
 	return cmd == SKD_IOC_GET_INFO || cmd == SKD_IOC_CONFIG ||
 	       cmd == SKD_IOC_START || cmd == SKD_IOC_STOP ||
-	       cmd == SKD_IOC_GET_STATS || cmd == SKD_IOC_GET_PMU;
+	       cmd == SKD_IOC_GET_STATS || cmd == SKD_IOC_GET_PMU ||
+	       cmd == SKD_IOC_READ_MAPS;
 }
 
 /* ioctl types the VFS itself answers on any file: never sent at random. */

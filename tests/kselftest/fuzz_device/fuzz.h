@@ -70,7 +70,7 @@
 
 #define OPS(X) \
 	X(OPEN) X(CLOSE) X(DUP) X(INFO) X(CONFIG_GOOD) X(CONFIG_BAD) \
-	X(CONFIG_JUNK) X(CONFIG_PMU) X(START) X(STOP) X(STATS) X(PMU) X(IOCTL_SKD) \
+	X(CONFIG_JUNK) X(CONFIG_PMU) X(START) X(STOP) X(STATS) X(PMU) X(MAPS) X(IOCTL_SKD) \
 	X(IOCTL_ANY) X(IOCTL_VFS) X(MMAP) X(MUNMAP) X(MPROTECT) X(MREMAP) \
 	X(MADVISE) X(POLL) X(EPOLL) X(RW) X(FORK) X(REAP) X(TOUCH) X(DRAIN) \
 	X(SCRIBBLE) X(PROCMEM) X(U_OPEN_DEV) X(U_OPEN_NODE) X(U_OPEN_PROC) X(U_OPATH)
@@ -214,6 +214,7 @@ void op_config(enum op op);
 void op_info(void);
 void op_pmu(void);
 void op_stats(void);
+void op_read_maps(void);
 void op_start_stop(enum op op);
 void op_ioctl(enum op op);
 void op_open(void);
