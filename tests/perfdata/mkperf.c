@@ -113,7 +113,7 @@ int main(int argc, char *argv[])
 	pd_writer_feature(w, PD_FEAT_EVENT_DESC, b.p, b.len);
 	b.len = 0;
 	pd_writer_feature(w, PD_FEAT_BRANCH_STACK, NULL, 0);
-	pd_host_features(w, argc, argv);
+	pd_host_features(w, argc, argv, NULL);
 	pd_host_kernel_maps(w, c);
 
 	/* COMM, then the MMAP of this program, as the kernel reports them. */

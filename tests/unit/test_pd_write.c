@@ -124,7 +124,7 @@ static void write_session(unsigned int nr_events, const char *model,
 					   desc.len), 0);
 	assert_int_equal(pd_writer_feature(w, FEAT_BRANCH_STACK, NULL, 0), 0);
 	if (host) {
-		assert_int_equal(pd_host_features(w, 2, argv), 0);
+		assert_int_equal(pd_host_features(w, 2, argv, NULL), 0);
 	} else {
 		pd_buf_string(&host_s, "fx-host");
 		assert_int_equal(pd_writer_feature(w, FEAT_HOSTNAME, host_s.p,

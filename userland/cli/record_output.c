@@ -371,6 +371,7 @@ static int open_perf(struct record_output *o, const struct record_output_params 
 	};
 	const struct pd_event_spec *specs;
 	struct pd_buf desc = { 0 };
+	char cpudesc[128];
 	unsigned int i, nr;
 
 	for (i = 0; i < rp->nr_events && i < SKD_MAX_EVENTS; i++)
@@ -391,7 +392,12 @@ static int open_perf(struct record_output *o, const struct record_output_params 
 	pd_buf_free(&desc);
 	if (o->branches)
 		pd_writer_feature(o->w, PD_FEAT_BRANCH_STACK, NULL, 0);
-	pd_host_features(o->w, p->argc, p->argv);
+	/* A model's samples say so: the CPU described is the model. */
+	if (p->pmu->backend == SKD_BACKEND_SIM)
+		snprintf(cpudesc, sizeof(cpudesc), "%s: %s", PD_SIM_CPUDESC,
+			 p->pmu->pmu_name);
+	pd_host_features(o->w, p->argc, p->argv,
+			 p->pmu->backend == SKD_BACKEND_SIM ? cpudesc : NULL);
 	pd_host_kernel_maps(o->w, o->conv);
 	o->out = skd_capture_create_sink(sink, o);
 	return o->out ? 0 : -ENOMEM;

@@ -309,4 +309,11 @@ enum {
 /* PERF_RECORD_HEADER_BUILD_ID: header, pid, build_id[24] (20 + size + pad). */
 #define PD_BUILD_ID_REC_FIXED	(8 + 4 + 24)
 
+/*
+ * Not perf's: the CPUDESC skidless writes for a capture of its simulated
+ * PMU ("skidless simulated PMU: sim:MODEL"); its reader then marks the
+ * samples as modeled.
+ */
+#define PD_SIM_CPUDESC	"skidless simulated PMU"
+
 #endif /* _SKD_PERF_DATA_H */

@@ -58,7 +58,7 @@ static int proc_field(const char *path, const char *key, char *out,
 	return found;
 }
 
-static void put_cpu_features(struct pd_writer *w)
+static void put_cpu_features(struct pd_writer *w, const char *cpudesc)
 {
 	char vendor[64], fam[16], model[16], step[16], desc[256], cpuid[160];
 	uint32_t nr[2];
@@ -70,7 +70,9 @@ static void put_cpu_features(struct pd_writer *w)
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	nr[1] = n > 0 ? (uint32_t)n : 1;
 	pd_writer_feature(w, PD_FEAT_NRCPUS, nr, sizeof(nr));
-	if (proc_field("/proc/cpuinfo", "model name", desc, sizeof(desc)))
+	if (cpudesc)
+		put_string_feature(w, PD_FEAT_CPUDESC, cpudesc);
+	else if (proc_field("/proc/cpuinfo", "model name", desc, sizeof(desc)))
 		put_string_feature(w, PD_FEAT_CPUDESC, desc);
 	if (proc_field("/proc/cpuinfo", "vendor_id", vendor, sizeof(vendor)) &&
 	    proc_field("/proc/cpuinfo", "cpu family", fam, sizeof(fam)) &&
@@ -90,7 +92,8 @@ static uint64_t ts_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-int pd_host_features(struct pd_writer *w, int argc, char *const argv[])
+int pd_host_features(struct pd_writer *w, int argc, char *const argv[],
+		     const char *cpudesc)
 {
 	struct pd_buf b = { 0 };
 	char mem[64];
@@ -105,7 +108,7 @@ int pd_host_features(struct pd_writer *w, int argc, char *const argv[])
 		put_string_feature(w, PD_FEAT_ARCH, u.machine);
 	}
 	put_string_feature(w, PD_FEAT_VERSION, "skidless " SKD_TOOL_VERSION);
-	put_cpu_features(w);
+	put_cpu_features(w, cpudesc);
 	/* TOTAL_MEM: the MemTotal number, kB (header.c writes it so). */
 	if (proc_field("/proc/meminfo", "MemTotal", mem, sizeof(mem))) {
 		kb = strtoull(mem, NULL, 10);

@@ -19,7 +19,9 @@
  * CMDLINE (@argc/@argv), CLOCKID and CLOCK_DATA. Missing sources leave
  * their feature out. Returns the first writer error.
  */
-int pd_host_features(struct pd_writer *w, int argc, char *const argv[]);
+/* @cpudesc: CPUDESC instead of /proc/cpuinfo's model name, or NULL. */
+int pd_host_features(struct pd_writer *w, int argc, char *const argv[],
+		     const char *cpudesc);
 
 /* Kernel and module maps as MMAP records, written to @w. */
 int pd_host_kernel_maps(struct pd_writer *w, struct pd_conv *c);

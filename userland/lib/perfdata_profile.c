@@ -14,6 +14,7 @@ struct out {
 	uint8_t *p;
 	size_t len, cap;
 	int err;
+	bool modeled;		/* the capture's CPU is skidless's sim model */
 };
 
 static void *reserve(struct out *o, size_t n)
@@ -141,7 +142,8 @@ static int put_sample(struct out *o, const struct pd_file *f,
 		return o->err;
 	r->hdr.type = SKD_REC_SAMPLE;
 	r->hdr.size = (uint16_t)size;
-	r->hdr.misc = h->misc & (SKD_MISC_CPUMODE_MASK | SKD_MISC_EXACT_IP);
+	r->hdr.misc = (h->misc & (SKD_MISC_CPUMODE_MASK | SKD_MISC_EXACT_IP)) |
+		      (o->modeled ? SKD_MISC_MODELED : 0);
 	put_id(&r->id, s.time, s.cpu, s.pid, s.tid);
 	r->ip = s.ip;
 	r->period = s.period;
@@ -163,6 +165,8 @@ static int put_sample(struct out *o, const struct pd_file *f,
 		m->addr = s.addr;
 		m->source = s.data_src;
 		m->latency = s.weight;
+		if (o->modeled)
+			m->flags |= SKD_MEM_MODELED;
 		if (s.weight_struct && s.weight_var2) {
 			m->latency = (s.weight & 0xffff) << 32 | s.weight_var2;
 			m->flags |= SKD_MEM_LAT_SPLIT;
@@ -448,6 +452,7 @@ static int convert(const struct pd_file *f, struct skd_capture *c, char *err,
 	const struct pd_header *h;
 	size_t off = f->data_off, bad = 0;
 	struct skd_frec_finished *fin;
+	const char *cpudesc;
 
 	fh = reserve(&o, sizeof(*fh));
 	if (fh) {
@@ -455,6 +460,9 @@ static int convert(const struct pd_file *f, struct skd_capture *c, char *err,
 		fh->version = SKD_FILE_VERSION;
 		fh->header_size = sizeof(*fh);
 	}
+	cpudesc = pd_feature_string(f, PD_FEAT_CPUDESC);
+	o.modeled = cpudesc && !strncmp(cpudesc, PD_SIM_CPUDESC,
+					strlen(PD_SIM_CPUDESC));
 	put_session(&o, f);
 	put_events(&o, f);
 	put_build_ids(&o, f);
