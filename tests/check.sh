@@ -213,8 +213,9 @@ if [ "$(cat "$OUT/debug-kernel.rc" 2>/dev/null)" = 0 ]; then
 	# command's PMU tests on two models (legacy and architectural LBR,
 	# the hybrid part): the kernel paths the others reach are the PMU
 	# tests' own, which run on every model. Not perf_export.sh: it only
-	# hands captures to the host's perf, which reads the first lane's.
-	{ grep -v '^fuzz_device \|^lockdown\|^perf_export\|^cli_pmu.sh .* \(skylake-htoff\|icelake\|sapphirerapids\)$' \
+	# hands captures to the host's perf, which reads the first lane's; not
+	# dwarf.sh, whose kernel side (the stack copy) user_stack covers.
+	{ grep -v '^fuzz_device \|^lockdown\|^perf_export\|^dwarf\|^cli_pmu.sh .* \(skylake-htoff\|icelake\|sapphirerapids\)$' \
 		tests/kselftest/list
 	  grep '^module_cycle' tests/kselftest/stress.list; } > "$OUT/debug-suite.list"
 	grep -v '^module_cycle' tests/kselftest/stress.list > "$OUT/debug-stress.list"

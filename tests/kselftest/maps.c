@@ -90,6 +90,13 @@ static int proc_maps(pid_t pid, struct maps *out)
 		m->flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 		memcpy(m->path, line + pos, strnlen(line + pos, PATH_MAX - 1));
 		m->path[strcspn(m->path, "\n")] = 0;
+		/*
+		 * The vsyscall page is the kernel's gate area, listed by
+		 * /proc but no mapping of the process (perf has no MMAP for
+		 * it either); a kernel with vsyscall=emulate shows it r-xp.
+		 */
+		if (!strcmp(m->path, "[vsyscall]"))
+			continue;
 		out->n++;
 	}
 	fclose(f);
