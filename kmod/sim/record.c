@@ -237,18 +237,6 @@ bool sim_write_pebs(struct sim_cpu *sc, unsigned int idx, u32 config,
 {
 	u64 ds = sc->r.ds_area, index, max, threshold;
 
-	/*
-	 * A CPU would write into whatever the page became (a task's stack,
-	 * say) and the kernel would die later of it; the model says which
-	 * rule the driver broke instead: the DS page is the first the
-	 * driver frees (ds.c), order 0, so a zero count means freed.
-	 */
-	if (ds && virt_addr_valid((void *)ds) &&
-	    !page_count(virt_to_page((void *)ds))) {
-		sim_violation(sc, SIM_V_DS_FREED, MSR_IA32_DS_AREA, ds, 0);
-		sc->stats.records_dropped++;
-		return false;
-	}
 	if (!ds || ds_read(ds, SKD_DS_PEBS_INDEX, &index) ||
 	    ds_read(ds, SKD_DS_PEBS_MAX, &max) ||
 	    ds_read(ds, SKD_DS_PEBS_THRESHOLD, &threshold)) {

@@ -228,7 +228,6 @@ enum sim_rule {
 	SIM_V_DS,		/* DS area or buffer the CPU cannot write */
 	SIM_V_LBR_FILTER,	/* LBR filter changed while recording */
 	SIM_V_EXTRA_MSR,	/* event needs an extra MSR left at 0 */
-	SIM_V_DS_FREED,		/* PEBS armed on a DS area that was freed */
 	__SIM_V_NR
 };
 

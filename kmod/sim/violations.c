@@ -46,7 +46,6 @@ static const char *const rule_names[__SIM_V_NR] = {
 	[SIM_V_DS]		= "DS area or PEBS buffer the CPU cannot write",
 	[SIM_V_LBR_FILTER]	= "LBR filter changed while the LBR records",
 	[SIM_V_EXTRA_MSR]	= "event's extra MSR (ldlat/frontend/offcore) left at 0",
-	[SIM_V_DS_FREED]	= "PEBS record due while DS_AREA points at freed memory",
 };
 
 void sim_violation(struct sim_cpu *sc, enum sim_rule rule, u32 msr,

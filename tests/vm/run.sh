@@ -275,10 +275,17 @@ start_vm() {
     # at module load and per-task sessions): the kernel's int3 handler
     # rewinds to the new instruction, the stale block traps again, with
     # interrupts off, and the patching CPU waits for it forever.
+    # No CMPXCHG16B (-cx16): QEMU 7.2's TCG can leave an interrupt that
+    # lands right after one with EFLAGS made of the low bits of RAX (seen
+    # three times in the device fuzzer, all in SLUB's cmpxchg16b fast path:
+    # EFLAGS 0x3ffb17c2 with RAX ffff88803ffb15c0, 0x0a83e672 with
+    # ffff88800a83e630; bits 22-31 no guest instruction can set), then
+    # a #DB from the stray TF or a double fault. Without the instruction
+    # the guest's SLUB takes its other path; the module never uses it.
     # cd into OUT: QEMU's file: chardev syntax cannot take every path.
     # timeout forwards a TERM from cleanup() to QEMU.
     (cd "$OUT" && exec timeout --kill-after=10 "$TIMEOUT" \
-        qemu-system-x86_64 -accel tcg,thread=single -cpu max \
+        qemu-system-x86_64 -accel tcg,thread=single -cpu max,-cx16 \
             -smp "$SMP" -m "$MEM" \
             -nographic -no-reboot -nodefaults -nic none \
             -serial file:console.log -serial file:tap.log \
