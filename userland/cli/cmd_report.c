@@ -45,15 +45,11 @@ struct table {
 
 static uint64_t hash_of(const char *sym, const char *dso)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
-	const char *s;
+	uint64_t h = skd_hash_str(SKD_HASH_INIT, sym);
 
-	for (s = sym; *s; s++)
-		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
+	/* A separator no name holds: "ab"+"c" is not "a"+"bc". */
 	h = (h ^ 0xff) * 0x100000001b3ULL;
-	for (s = dso; *s; s++)
-		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
-	return h;
+	return skd_hash_str(h, dso);
 }
 
 static int count(struct table *t, const char *sym, const char *dso,

@@ -181,19 +181,10 @@ struct bid_ctx {
 	unsigned int cache_warned;
 };
 
-static uint64_t path_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 1099511628211ULL;
-	return h;
-}
-
 /* The file must still be the one mapped: same device and inode. */
 static void build_id_of(struct bid_ctx *ctx, const struct omap *m)
 {
-	uint64_t key = path_hash(m->path);
+	uint64_t key = skd_hash_str(SKD_HASH_INIT, m->path);
 	char hex[SKD_BUILD_ID_HEX], err[256];
 	uint8_t id[20];
 	struct stat st;

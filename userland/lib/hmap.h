@@ -29,4 +29,14 @@ void skd_hmap_each(const struct skd_hmap *m,
 		   void (*fn)(uint64_t key, void *val, void *arg), void *arg);
 void skd_hmap_free(struct skd_hmap *m);
 
+/* FNV-1a keys for strings: start from SKD_HASH_INIT, chain calls. */
+#define SKD_HASH_INIT	0xcbf29ce484222325ULL
+
+static inline uint64_t skd_hash_str(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
+	return h;
+}
+
 #endif /* _SKD_HMAP_H */

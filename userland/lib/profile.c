@@ -97,21 +97,12 @@ static int reserve(void **v, size_t *cap, size_t n, size_t size)
 #define PUSH(arr, n, cap) \
 	(reserve((void **)&(arr), &(cap), (n), sizeof(*(arr))) ? NULL : &(arr)[(n)++])
 
-static uint64_t path_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 1099511628211ULL;
-	return h;
-}
-
 /* The build-id the capture recorded for the object at @path, or NULL. */
 static const char *build_id_of(const struct skd_profile *p, const char *path)
 {
 	const struct skd_frec_build_id *b;
 
-	b = skd_hmap_get(&p->build_ids, path_hash(path));
+	b = skd_hmap_get(&p->build_ids, skd_hash_str(SKD_HASH_INIT, path));
 	return b && !strcmp(b->path, path) ? b->hex : NULL;
 }
 
@@ -276,7 +267,7 @@ static int add_record(struct skd_profile *p, const struct skd_rec_header *h)
 		if ((b->hdr.misc & SKD_MISC_CPUMODE_MASK) == SKD_MISC_KERNEL &&
 		    !strcmp(b->path, "[kernel.kallsyms]"))
 			p->kernel_build_id = b->hex;
-		return skd_hmap_put(&p->build_ids, path_hash(b->path),
+		return skd_hmap_put(&p->build_ids, skd_hash_str(SKD_HASH_INIT, b->path),
 				    (void *)b);
 	}
 	case SKD_FREC_EVENT: {

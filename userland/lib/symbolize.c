@@ -167,12 +167,11 @@ void skd_symbolize_kernel(struct skd_symbolizer *s, uint64_t ip,
 
 static uint64_t obj_hash(const char *path, const char *bid)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = skd_hash_str(SKD_HASH_INIT, path);
 
-	for (; *path; path++)
-		h = (h ^ (unsigned char)*path) * 1099511628211ULL;
+	/* Build-ids in any case are one id. */
 	for (; bid && *bid; bid++)
-		h = (h ^ (unsigned char)(*bid | 0x20)) * 1099511628211ULL;
+		h = (h ^ (unsigned char)(*bid | 0x20)) * 0x100000001b3ULL;
 	return h;
 }
 
