@@ -419,12 +419,14 @@ static void put_build_ids(struct out *o, const struct pd_file *f)
 	size_t len = f->feat_len[PD_FEAT_BUILD_ID], at = 0;
 
 	while (p && at + 8 + 28 <= len) {
-		const struct pd_header *h = (const void *)(p + at);
 		const uint8_t *id = p + at + 12;
 		struct skd_frec_build_id *b;
+		struct pd_header hdr, *h = &hdr;
 		unsigned int n, i;
 		const char *name;
 
+		/* The file says where the feature is: any alignment. */
+		memcpy(&hdr, p + at, sizeof(hdr));
 		if (h->size < 8 + 28 || h->size > len - at)
 			break;
 		n = h->misc & PD_MISC_BUILD_ID_SIZE ? id[20] : 20;
