@@ -9,6 +9,7 @@ int info_main(int argc, char *argv[]);
 int record_main(int argc, char *argv[]);
 int script_main(int argc, char *argv[]);
 int report_main(int argc, char *argv[]);
+int convert_main(int argc, char *argv[]);
 int list_main(int argc, char *argv[]);
 int selftest_main(int argc, char *argv[]);
 
