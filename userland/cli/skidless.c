@@ -16,6 +16,7 @@ static const struct {
 	{ "record", record_main, "Sample a command, a process or CPUs into a file" },
 	{ "script", script_main, "Print every sample of a capture, symbolized" },
 	{ "report", report_main, "Show the functions where a capture spent its samples" },
+	{ "annotate", annotate_main, "Show a function's instructions with their samples" },
 	{ "convert", convert_main, "Write a capture in another tool's format" },
 	{ "selftest", selftest_main, "Measure skid and check LBR call stacks on this PMU" },
 };

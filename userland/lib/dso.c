@@ -424,6 +424,7 @@ int skd_dso_lookup(struct skd_dso *d, uint64_t vaddr, struct skd_dso_sym *out)
 	if (ps) {
 		en->strings[0] = strdup(ps->name);
 		en->sym.start = ps->addr;
+		en->sym.size = ps->size;
 	} else {
 		name = dwfl_module_addrinfo(d->mod, addr, &off, &sym, NULL,
 					    NULL, NULL);
@@ -438,6 +439,7 @@ int skd_dso_lookup(struct skd_dso *d, uint64_t vaddr, struct skd_dso_sym *out)
 			       GELF_ST_TYPE(sym.st_info) == STT_NOTYPE)))) {
 			en->strings[0] = nice_name(name);
 			en->sym.start = vaddr - off;
+			en->sym.size = sym.st_size;
 		}
 	}
 	en->sym.name = en->strings[0];
@@ -447,4 +449,30 @@ int skd_dso_lookup(struct skd_dso *d, uint64_t vaddr, struct skd_dso_sym *out)
 	}
 	*out = en->sym;
 	return 0;
+}
+
+int skd_dso_read(const struct skd_dso *d, uint64_t vaddr, void *buf,
+		 size_t len)
+{
+	GElf_Addr bias;
+	const char *raw;
+	size_t i, size;
+	Elf *e;
+
+	e = dwfl_module_getelf(d->mod, &bias);
+	raw = e ? elf_rawfile(e, &size) : NULL;
+	if (!raw)
+		return -EIO;
+	for (i = 0; i < d->nsegs; i++) {
+		const struct seg *s = &d->segs[i];
+
+		if (vaddr < s->vaddr || vaddr - s->vaddr > s->filesz ||
+		    len > s->filesz - (vaddr - s->vaddr))
+			continue;
+		if (s->off + (vaddr - s->vaddr) + len > size)
+			return -EIO;
+		memcpy(buf, raw + s->off + (vaddr - s->vaddr), len);
+		return 0;
+	}
+	return -ENOENT;
 }

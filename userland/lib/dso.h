@@ -35,6 +35,7 @@ struct skd_srcloc {
 struct skd_dso_sym {
 	const char *name;	/* demangled; NULL: no symbol covers the address */
 	uint64_t start;		/* the symbol's address */
+	uint64_t size;		/* bytes it covers; 0: the ELF does not say */
 	/* Where in the symbol's own function: the outermost call of inl[]. */
 	const char *file;	/* NULL when there is no line information */
 	unsigned int line;
@@ -78,5 +79,12 @@ int skd_dso_offset_to_vaddr(const struct skd_dso *d, uint64_t off,
  * never a neighbour's name) or -EINVAL / -ENOMEM.
  */
 int skd_dso_lookup(struct skd_dso *d, uint64_t vaddr, struct skd_dso_sym *out);
+
+/*
+ * Copy @len bytes of the file's contents at @vaddr (inside one PT_LOAD's
+ * file part) into @buf: 0, or -ENOENT (not in the file) / -EIO.
+ */
+int skd_dso_read(const struct skd_dso *d, uint64_t vaddr, void *buf,
+		 size_t len);
 
 #endif /* _SKD_DSO_H */

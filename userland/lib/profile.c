@@ -831,6 +831,22 @@ void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
 	resolve(p, ev, ip, ip - (return_address ? 1 : 0), f);
 }
 
+int skd_profile_object(const struct skd_profile *p, const struct skd_event *ev,
+		       uint64_t addr, struct skd_object *o)
+{
+	const struct skd_map *map;
+
+	if (skd_is_kernel_addr(addr))
+		return -ENOENT;
+	map = find_map(p, ev->id->pid, addr, ev->id->time);
+	if (!map)
+		return -ENOENT;
+	o->path = map->path;
+	o->build_id = build_id_of(p, map->path);
+	o->file_offset = skd_map_file_offset(map, addr);
+	return 0;
+}
+
 void skd_profile_addr(struct skd_profile *p, const struct skd_event *ev,
 		      uint64_t addr, struct skd_frame *f)
 {

@@ -89,6 +89,20 @@ void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
 void skd_profile_addr(struct skd_profile *p, const struct skd_event *ev,
 		      uint64_t addr, struct skd_frame *f);
 
+/* The object file mapped at a user address, as the capture saw it. */
+struct skd_object {
+	const char *path;	/* as mapped: absolute, "[vdso]", "" anonymous */
+	const char *build_id;	/* hex, NULL when the capture has none */
+	uint64_t file_offset;	/* of the address in the file */
+};
+
+/*
+ * Which object @addr was in for @ev's process at its time: 0, or -ENOENT
+ * (a kernel address or no mapping covers it). Strings live as long as @p.
+ */
+int skd_profile_object(const struct skd_profile *p, const struct skd_event *ev,
+		       uint64_t addr, struct skd_object *o);
+
 /* Command name of @tid (process @pid) at @time, or NULL. */
 const char *skd_profile_comm(const struct skd_profile *p, uint32_t pid,
 			     uint32_t tid, uint64_t time);
