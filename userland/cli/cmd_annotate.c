@@ -429,7 +429,7 @@ int annotate_main(int argc, char *argv[])
 	struct skd_object obj;
 	struct skd_frame f;
 	struct opts o = { 0 };
-	uint64_t in_kernel = 0, unmapped = 0, other_dso = 0;
+	uint64_t in_kernel = 0, unmapped = 0, other_dso = 0, unnamed = 0;
 	size_t nsecs = 0, i, n;
 	bool event_seen = false;
 	int ret;
@@ -455,6 +455,7 @@ int annotate_main(int argc, char *argv[])
 			continue;
 		event_seen = true;
 		skd_profile_frame(p, &ev, 0, &f);
+		unnamed += !f.sym;
 		if (!f.sym || strcmp(f.sym, o.symbol))
 			continue;
 		if (f.kernel) {
@@ -511,6 +512,11 @@ int annotate_main(int argc, char *argv[])
 			fprintf(stderr, "%s: no sample of %s names %s (report "
 				"shows the sampled functions; names are "
 				"demangled)\n", PROG_NAME, o.input, o.symbol);
+		if (unnamed)
+			fprintf(stderr, "%s: %" PRIu64 " samples fell where no "
+				"function is named: an object that could not "
+				"be read (said above) may hold %s\n", PROG_NAME,
+				unnamed, o.symbol);
 		goto out;
 	}
 	ret = 0;
