@@ -26,13 +26,13 @@ else
 Q := @
 quiet = @printf '  %-7s %s\n'
 endif
-PKGS := libdw libelf libkmod capstone
+PKGS := libdw libelf libkmod capstone json-c
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP \
 	-Iuapi -Iuserland/lib -Iuserland/cli -Ikmod/intel -Ikmod/host \
 	-DSKD_TOOL_VERSION='"$(VERSION)"' \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ldw -lelf -lkmod -lcapstone) -liberty -lm
+LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ldw -lelf -lkmod -lcapstone -ljson-c) -liberty -lm
 
 # Intel's event lists become C at build time, for the command as for the
 # module (Kbuild runs the same generator): rules and names.

@@ -162,6 +162,13 @@ int report_main(int argc, char *argv[])
 	size_t i, n;
 	int c, ret = 1;
 
+	/* The branch and memory views are commands of their own. */
+	for (c = 1; c < argc && strcmp(argv[c], "--"); c++) {
+		if (!strcmp(argv[c], "--branches"))
+			return report_branches_main(argc, argv);
+		if (!strcmp(argv[c], "--mem"))
+			return report_mem_main(argc, argv);
+	}
 	while ((c = getopt_long(argc, argv, "i:n:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
