@@ -16,7 +16,7 @@ set -uo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CAPS=$1
 VMBIN=$2
-SKD=$TOP/build/skidless
+SKD=${SKD:-$TOP/build/skidless}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 n=0

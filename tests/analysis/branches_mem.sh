@@ -20,7 +20,7 @@ set -uo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HERE=$TOP/tests/analysis
 CAPS=$1
-SKD=$TOP/build/skidless
+SKD=${SKD:-$TOP/build/skidless}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 n=0
