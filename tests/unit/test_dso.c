@@ -107,6 +107,33 @@ static void test_pie(void **state)
 	skd_dso_free(d);
 }
 
+/* Symbol sizes (nm's) and code bytes (the file's, at the same offset). */
+static void test_size_and_bytes(void **state)
+{
+	uint8_t got[16], want[16];
+	char err[1024];
+	struct skd_dso *d;
+	struct skd_dso_sym s;
+	FILE *f;
+
+	(void)state;
+	d = skd_dso_open(DSO_FX "/pie", PIE_BUILD_ID, &no_cache, err, sizeof(err));
+	assert_non_null(d);
+	assert_int_equal(skd_dso_lookup(d, PIE_OUTER + 1, &s), 0);
+	assert_int_equal(s.start, PIE_OUTER);
+	assert_int_equal(s.size, PIE_OUTER_SIZE);
+	/* A PIE's text: file offset and virtual address agree (test_pie). */
+	f = fopen(DSO_FX "/pie", "rb");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, PIE_OUTER, SEEK_SET), 0);
+	assert_int_equal(fread(want, 1, sizeof(want), f), sizeof(want));
+	fclose(f);
+	assert_int_equal(skd_dso_read(d, PIE_OUTER, got, sizeof(got)), 0);
+	assert_memory_equal(got, want, sizeof(want));
+	assert_int_equal(skd_dso_read(d, 1ULL << 40, got, 1), -ENOENT);
+	skd_dso_free(d);
+}
+
 static void test_cxx(void **state)
 {
 	struct skd_dso *d = skd_dso_open(DSO_FX "/pie", NULL, &no_cache, NULL, 0);
@@ -597,6 +624,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pie),
+		cmocka_unit_test(test_size_and_bytes),
 		cmocka_unit_test(test_cxx),
 		cmocka_unit_test(test_demangle_strings),
 		cmocka_unit_test(test_shared_lib),
