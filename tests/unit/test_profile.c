@@ -741,6 +741,41 @@ static void test_generations(void **state)
 	context = "";
 }
 
+/* The object a user address was in: the mapping find_map() picks. */
+static void test_object(void **state)
+{
+	static const struct {
+		uint64_t tag;
+		const struct mapping *m;
+	} cases[] = {
+		{ S_G0_EARLY, &gen0_maps[0] },
+		{ S_G1, &gen1a_maps[0] },
+		{ S_FALLBACK_LATER, &gen1a_maps[1] },
+		{ S_SAME_GEN_NEW, &gen1b_maps[1] },
+	};
+	struct skd_profile *p = *state;
+	struct skd_object o;
+	struct skd_event ev;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct mapping *m = cases[i].m;
+		uint64_t ip;
+
+		find_sample(p, cases[i].tag, &ev);
+		ip = ev.sample.rec->ip;
+		assert_int_equal(skd_profile_object(p, &ev, ip, &o), 0);
+		assert_string_equal(o.path, m->fx ? m->fx->path : m->path);
+		assert_int_equal(o.file_offset, ip - m->start + m->pgoff);
+	}
+	find_sample(p, S_NO_PID, &ev);
+	assert_int_equal(skd_profile_object(p, &ev, ev.sample.rec->ip, &o),
+			 -ENOENT);
+	find_sample(p, S_G1, &ev);
+	assert_int_equal(skd_profile_object(p, &ev, 0xffffffff81000000ULL, &o),
+			 -ENOENT);
+}
+
 static void test_comm(void **state)
 {
 	static const struct {
@@ -935,6 +970,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_chain_frames, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_frames, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_user_frames, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_object, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_generations, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_comm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_totals, setup, teardown),
