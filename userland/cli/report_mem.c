@@ -483,6 +483,14 @@ int report_mem_main(int argc, char *argv[])
 	v->p = load_input(argc, argv, optind, input);
 	if (!v->p)
 		goto out;
+	if (skd_profile_totals(v->p)->native) {
+		/* Its data source is the raw PEBS field, model-specific. */
+		fprintf(stderr, "%s: %s is a native skidless capture, whose "
+			"data sources are raw PEBS fields: record to perf.data "
+			"(the default; the model's decoding is applied there) "
+			"for --mem\n", PROG_NAME, input);
+		goto out;
+	}
 	if (collect(v)) {
 		fprintf(stderr, "%s: out of memory\n", PROG_NAME);
 		goto out;

@@ -422,6 +422,7 @@ int skd_profile_load(const char *path, struct skd_profile **out, char *err,
 	/* perf.data first; anything else is tried as a native capture. */
 	ret = skd_perf_capture_open(path, &p->cap, err, errlen);
 	if (ret == -ENOMSG) {
+		p->totals.native = true;
 		ret = skd_capture_open(path, &p->cap, err, errlen);
 		if (ret == -EINVAL && strstr(err, "no SKIDLESS magic"))
 			snprintf(err, errlen, "%s is neither a perf.data nor a "

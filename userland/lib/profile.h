@@ -25,6 +25,7 @@ struct skd_profile_totals {
 	bool finished;				/* the end marker is there */
 	size_t bad_offset;			/* where a corrupt tail starts */
 	bool corrupt;
+	bool native;				/* skidless's format, not perf.data */
 };
 
 struct skd_frame {
