@@ -158,6 +158,24 @@ one_hot() {
 }
 check "host: --tty highlights one instruction, the hottest" one_hot
 
+# An assembly label without .size ends at the next symbol, as perf has it.
+cat > "$W/nosize.c" << 'EOF'
+__asm__(".text\n.globl spin_asm\n.type spin_asm,@function\nspin_asm:\n"
+	" mov %rdi,%rax\n1: dec %rax\n jnz 1b\n ret\n");
+extern void spin_asm(unsigned long);
+int main(void) { spin_asm(400000000UL); return 0; }
+EOF
+if gcc -O1 -g -o "$W/nosize" "$W/nosize.c" &&
+   perf record -q -e cpu-clock -F 4000 -o "$W/nosize.data" -- "$W/nosize" > /dev/null 2>&1; then
+	"$SKD" annotate --stdio -M intel -i "$W/nosize.data" spin_asm > "$W/nosize.an" 2>&1
+	check "host: a sizeless label (asm without .size) ends where objdump ends it" \
+		cmp_objdump "$W/nosize.an" "$W/nosize" spin_asm
+	check "host: the sizeless label's shares within 0.1 point of perf annotate" \
+		cmp_perf_annotate "$W/nosize.an" "$W/nosize.data" spin_asm
+else
+	out "not ok" "host capture: build and perf record of nosize.c"
+fi
+
 "$SKD" annotate --stdio -i "$W/hot.data" no_such_function > "$W/o" 2> "$W/e"
 rc=$?
 check "host: an unsampled symbol: exit 1 and a message naming it" \

@@ -27,8 +27,11 @@
 #include "report_common.h"
 #include "subcommands.h"
 
-/* Bytes decoded when the ELF gives the symbol no size, past the last sample. */
-#define SIZELESS_TAIL	16
+/*
+ * Bytes decoded when the ELF gives the symbol no size, past its last
+ * sample; the function then ends where the next symbol starts.
+ */
+#define SIZELESS_TAIL	4096
 /* The largest function we decode. */
 #define MAX_FUNC_BYTES	(4u << 20)
 
@@ -190,6 +193,53 @@ static void place_of(struct skd_dso *d, uint64_t vaddr, const char **file,
 	}
 }
 
+/* Samples of a section spread over the instructions of its symbol. */
+struct charge {
+	struct skd_dso *d;
+	uint64_t start, end;		/* the symbol's bytes [start, end) */
+	const struct skd_insn *insn;
+	size_t n;
+	struct hit *per;		/* per instruction */
+	uint64_t outside;		/* samples not in [start, end) */
+};
+
+/* Extend c->end to the furthest sampled address (a sizeless symbol). */
+static void last_sample(uint64_t off, void *val, void *arg)
+{
+	struct charge *c = arg;
+	uint64_t v;
+
+	(void)val;
+	if (!skd_dso_offset_to_vaddr(c->d, off, &v) && v > c->end &&
+	    v >= c->start && v - c->start < MAX_FUNC_BYTES)
+		c->end = v;
+}
+
+static void charge(uint64_t off, void *val, void *arg)
+{
+	const struct hit *h = val;
+	struct charge *c = arg;
+	size_t lo = 0, hi = c->n;
+	uint64_t v;
+
+	if (skd_dso_offset_to_vaddr(c->d, off, &v) || v < c->start ||
+	    v >= c->end || !c->n) {
+		c->outside += h->samples;
+		return;
+	}
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (c->insn[mid].addr <= v)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	c->per[lo].period += h->period;
+	c->per[lo].samples += h->samples;
+	c->per[lo].exact += h->exact;
+}
+
 #define C_RESET	"\033[0m"
 #define C_RED	"\033[31m"
 #define C_GREEN	"\033[32m"
@@ -205,12 +255,13 @@ static int print_section(struct skd_profile *p, const struct section *s,
 	struct hit *per = NULL;
 	struct skd_dso *d;
 	struct skd_dso_sym ds;
-	uint64_t v, start, size, hottest = 0, outside = 0, off;
+	uint64_t v, start, size, end, hottest = 0, outside = 0;
+	struct charge c;
 	const char *last_file = NULL;
 	unsigned int last_line = 0;
 	uint8_t *code = NULL;
 	char err[1024] = "";
-	size_t n = 0, i, j, hot_i = SIZE_MAX;
+	size_t n = 0, i, hot_i = SIZE_MAX;
 	int ret = 1;
 
 	d = skd_dso_open(s->path, s->bid, NULL, err, sizeof(err));
@@ -230,21 +281,11 @@ static int print_section(struct skd_profile *p, const struct section *s,
 	size = ds.size;
 	if (!size) {
 		/* A label without .size: up to the last sample, and a bit. */
-		uint64_t end = v;
-		size_t k;
+		c = (struct charge){ .d = d, .start = start, .end = v };
 
-		for (k = 0; k < s->hits.cap; k++) {
-			uint64_t hv;
-
-			if (s->hits.used[k] &&
-			    !skd_dso_offset_to_vaddr(d, s->hits.keys[k], &hv) &&
-			    hv > end && hv - start < MAX_FUNC_BYTES)
-				end = hv;
-		}
+		skd_hmap_each(&s->hits, last_sample, &c);
+		end = c.end;
 		size = end - start + SIZELESS_TAIL;
-		fprintf(stderr, "%s: %s has no size in %s: showing %" PRIu64
-			" bytes, up to its last sample\n", PROG_NAME, ds.name,
-			skd_dso_file(d), size);
 	}
 	if (size > MAX_FUNC_BYTES) {
 		fprintf(stderr, "%s: %s is %" PRIu64 " bytes long: more than "
@@ -274,36 +315,27 @@ static int print_section(struct skd_profile *p, const struct section *s,
 		fprintf(stderr, "%s: %s\n", PROG_NAME, err);
 		goto out;
 	}
+	if (!ds.size) {
+		struct skd_dso_sym next;
+
+		/* As perf: a label without .size ends at the next symbol. */
+		for (i = 1; i < n; i++)
+			if (skd_dso_lookup(d, insn[i].addr, &next) ||
+			    !next.name || next.start != start)
+				break;
+		n = i < n ? i : n;
+		size = n ? insn[n - 1].addr + insn[n - 1].size - start : 0;
+	}
 	per = calloc(n ? n : 1, sizeof(*per));
 	if (!per) {
 		fprintf(stderr, "%s: out of memory\n", PROG_NAME);
 		goto out;
 	}
 	/* Charge each sample to the instruction covering its address. */
-	for (j = 0; j < s->hits.cap; j++) {
-		const struct hit *h = s->hits.vals[j];
-		size_t lo = 0, hi = n;
-
-		if (!s->hits.used[j])
-			continue;
-		off = s->hits.keys[j];
-		if (skd_dso_offset_to_vaddr(d, off, &v) || v < start ||
-		    v - start >= size) {
-			outside += h->samples;
-			continue;
-		}
-		while (hi - lo > 1) {
-			size_t mid = (lo + hi) / 2;
-
-			if (insn[mid].addr <= v)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		per[lo].period += h->period;
-		per[lo].samples += h->samples;
-		per[lo].exact += h->exact;
-	}
+	c = (struct charge){ .d = d, .start = start, .end = start + size,
+			     .insn = insn, .n = n, .per = per };
+	skd_hmap_each(&s->hits, charge, &c);
+	outside = c.outside;
 	for (i = 0; i < n; i++)
 		if (per[i].period > hottest) {
 			hottest = per[i].period;
