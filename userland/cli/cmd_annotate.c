@@ -120,6 +120,18 @@ static struct section *get_section(struct section **v, size_t *n,
 	return s;
 }
 
+/* Sections in event order, as perf annotate prints them. */
+static int by_event(const void *x, const void *y)
+{
+	const struct section *a = x, *b = y;
+	int c;
+
+	if (a->event != b->event)
+		return a->event < b->event ? -1 : 1;
+	c = strcmp(a->path, b->path);
+	return c ? c : strcmp(a->bid ? a->bid : "", b->bid ? b->bid : "");
+}
+
 static void free_hit(uint64_t key, void *val, void *arg)
 {
 	(void)key;
@@ -552,6 +564,7 @@ int annotate_main(int argc, char *argv[])
 		goto out;
 	}
 	ret = 0;
+	qsort(secs, nsecs, sizeof(*secs), by_event);
 	for (i = 0; i < nsecs; i++)
 		if (print_section(p, &secs[i], &o))
 			ret = 1;
