@@ -252,6 +252,14 @@ if cc -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -I"$TOP/uapi" -I"$L"
 			sed -n 's/.*Disassembly of .* for \([^ ]*\) (.*/\1/p')
 	check "mkperf: samples and exact-IP samples per instruction as perf report -D flags them" \
 		cmp_exact_perf "$W/synth.an" "$W/synth.data" mk_leaf
+	one_event() {
+		"$SKD" annotate --stdio -i "$W/synth.data" -e cpu_clk_unhalted.thread_p mk_leaf > "$W/e1" &&
+			[ "$(grep -c '^# event:' "$W/e1")" = 1 ] &&
+			grep -q '^# event: cpu_clk_unhalted.thread_p,' "$W/e1" || return 1
+		"$SKD" annotate --stdio -i "$W/synth.data" -e no_such_event mk_leaf > "$W/e2" 2> "$W/e2.err"
+		[ $? = 1 ] && [ ! -s "$W/e2" ] && grep -q 'no samples of event no_such_event' "$W/e2.err"
+	}
+	check "mkperf: -e keeps one event's section; an unknown event is refused" one_event
 else
 	out "not ok" "mkperf builds and writes a perf.data"
 	sed 's/^/#   /' "$W/cc.err" | head -5
