@@ -54,9 +54,10 @@ memreport() { # FILE
 	"$SKD" report --mem --json -n 0 -i "$1" > "$W/skd.json" || return 1
 	python3 "$HERE/branches_mem.py" memreport "$W/perf.mr" "$W/skd.json"
 }
-text_ok() { # FILE VIEW: the text view prints its tables, no word on stderr
-	"$SKD" report "$2" -i "$1" > "$W/text" 2> "$W/text.err" &&
-		[ ! -s "$W/text.err" ] && grep -q "$3" "$W/text" &&
+text_ok() { # FILE VIEW: the text view prints its tables; on stderr at
+	# most the symbolizer's word on objects it cannot read (the VM's vdso)
+	"$SKD" report "$2" -i "$1" > "$W/text" 2> "$W/text.err" || return 1
+	! grep -v "stay unnamed" "$W/text.err" && grep -q "$3" "$W/text" &&
 		echo "$(wc -l < "$W/text") lines"
 }
 refused() { # EXPECTED_WORDS ARGS...: exit 1, a message, nothing on stdout
