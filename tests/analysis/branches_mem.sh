@@ -6,13 +6,15 @@
 # between consecutive entries, equal to the --json report; every memory
 # sample perf script -F addr,data_src,weight prints, by the level perf
 # decodes from its data source, with latencies and data addresses, equal
-# too, and the level shares within 0.1 point of perf mem report's. Bad
+# too; each level's share of the total latency within 0.1 point of
+# perf's mem mode (perf mem report's view, which weighs by latency). Bad
 # input is refused with a message. (branches_mem.py does the counting.)
 #
 # Inputs: the VM's sim-model captures (LBR: skylake, icelake,
 # sapphirerapids, skylake-htoff, alderlake; load latency: mem-skylake,
-# mem-sapphirerapids) and a file tests/perfdata/mkperf.c writes here
-# through skidless's writer (both kinds of sample in one file).
+# mem-sapphirerapids) and files tests/perfdata/mkperf.c writes here
+# through skidless's writer (both kinds of sample in one file; every raw
+# PEBS data-source value decoded for four models).
 #
 #   tests/analysis/branches_mem.sh CAPS_DIR VMBIN_DIR     TAP on stdout
 set -uo pipefail
@@ -49,7 +51,8 @@ mem() { # FILE [EVENT]
 	python3 "$HERE/branches_mem.py" mem "$W/perf.mem" "$W/skd.json"
 }
 memreport() { # FILE
-	perf mem report --stdio --sort mem -i "$1" > "$W/perf.mr" 2> "$W/perf.err" ||
+	perf report --stdio --mem-mode --no-branch-stack --no-children -g none \
+		--sort mem -i "$1" > "$W/perf.mr" 2> "$W/perf.err" ||
 		{ cat "$W/perf.err"; return 1; }
 	"$SKD" report --mem --json -n 0 -i "$1" > "$W/skd.json" || return 1
 	python3 "$HERE/branches_mem.py" memreport "$W/perf.mr" "$W/skd.json"
@@ -78,6 +81,16 @@ if cc -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -I"$TOP/uapi" -I"$L"
    "$W/mkperf" "$W/synth.data" 2>> "$W/cc.err"; then
 	check "mkperf: --branches agrees with perf script -F brstack" branches "$W/synth.data"
 	check "mkperf: --mem agrees with perf script -F addr,data_src,weight" mem "$W/synth.data"
+	check "mkperf: --mem weights as perf's mem mode" memreport "$W/synth.data"
+	# Every raw data-source value through each decoding table.
+	for m in skylake skylakex sapphirerapids alderlake_gracemont; do
+		if "$W/mkperf" "$W/ds-$m.data" dsrc $m 2> "$W/cc.err"; then
+			check "mkperf dsrc $m: --mem agrees with perf script -F addr,data_src,weight" mem "$W/ds-$m.data"
+			check "mkperf dsrc $m: --mem weights as perf's mem mode" memreport "$W/ds-$m.data"
+		else
+			out "not ok" "mkperf writes data sources for $m"
+		fi
+	done
 else
 	out "not ok" "mkperf builds and writes a perf.data"
 	sed 's/^/#   /' "$W/cc.err" | head -5
@@ -99,7 +112,7 @@ for m in mem-skylake mem-sapphirerapids; do
 	[ -f "$f" ] || continue
 	nmem=$((nmem + 1))
 	check "$m: --mem agrees with perf script -F addr,data_src,weight" mem "$f"
-	check "$m: --mem level shares within 0.1 point of perf mem report" memreport "$f"
+	check "$m: --mem weights as perf's mem mode (perf mem report)" memreport "$f"
 	check "$m: the text view prints histograms and addresses" text_ok "$f" --mem "Data addresses"
 done
 [ $nmem -gt 0 ] || out "not ok" "the VM's load-latency captures in $CAPS (none found)"

@@ -6,6 +6,10 @@
  * perf and skidless can name them.
  *
  *   mkperf FILE [pipe]
+ *   mkperf FILE dsrc MODEL
+ *
+ * dsrc: the memory samples carry every raw PEBS data-source value in
+ * turn (0..15) for MODEL's decoding, split latencies where MODEL has them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +21,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "data_src.h"
 #include "perfdata_conv.h"
 #include "perfdata_host.h"
 #include "perfdata_write.h"
@@ -75,6 +80,8 @@ int main(int argc, char *argv[])
 	unsigned int nr, i;
 	struct stat st;
 	bool pipe = argc > 2 && !strcmp(argv[2], "pipe");
+	bool dsrc = argc > 3 && !strcmp(argv[2], "dsrc");
+	struct skd_dsrc_model dm = { 0 };
 	ssize_t n;
 	FILE *f;
 	int fd;
@@ -103,6 +110,10 @@ int main(int argc, char *argv[])
 		fclose(f);
 	if (!lo)
 		return 1;
+	if (dsrc) {
+		cc.model = argv[3];
+		dm = skd_dsrc_model(argv[3]);
+	}
 	c = pd_conv_new(&cc);
 	specs = pd_conv_events(c, &nr);
 	fd = pipe ? STDOUT_FILENO : open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -168,6 +179,15 @@ int main(int argc, char *argv[])
 			m->addr = 0x7ffd00001000ULL + i * 64;
 			m->source = i % 4 ? 0x1 : 0x3;	/* L1, L2 hit */
 			m->latency = 7 + i;
+			if (dsrc) {
+				m->source = (i / 2) % 16;
+				m->latency = 30 + 17 * i;
+			}
+			/* Golden Cove's two: cache access (47:32), instruction. */
+			if (dsrc && dm.block) {
+				m->latency = (uint64_t)(30 + 17 * i) << 32 | (5 + i);
+				m->flags = SKD_MEM_LAT_SPLIT;
+			}
 			q += sizeof(*m);
 		}
 		br = (void *)q;
