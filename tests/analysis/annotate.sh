@@ -219,6 +219,13 @@ one_hot() {
 	[ "$hot" = "$top" ]
 }
 check "host: --tty highlights one instruction, the hottest" one_hot
+# On a terminal (script(1) gives it one) the highlighted view is the
+# default, and --stdio turns it off.
+tty_default() {
+	[ "$(script -qec "'$SKD' annotate -i '$W/hot.data' hot" /dev/null | grep -c $'\033\\[1;37;41m')" = 1 ] &&
+		[ "$(script -qec "'$SKD' annotate --stdio -i '$W/hot.data' hot" /dev/null | grep -c $'\033')" = 0 ]
+}
+check "host: on a terminal the highlighted view is the default; --stdio forces text" tty_default
 
 # An assembly label without .size ends at the next symbol, as perf has it.
 cat > "$W/nosize.c" << 'EOF'
