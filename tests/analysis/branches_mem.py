@@ -182,6 +182,11 @@ def mem(perf_out, ours):
                            f"{code.get((a, int(c['ip'], 16)))}, skidless {c['samples']}")
         if shown + e["other_code_samples"] != e["samples"]:
             bad.append(f"{a:#x}: code samples do not add up")
+        # The code shown is the busiest at that address.
+        theirs = sorted((n for (da, ip), n in code.items() if da == a), reverse=True)
+        if [c["samples"] for c in e["code"]] != theirs[:len(e["code"])]:
+            bad.append(f"{a:#x}: code shown {[c['samples'] for c in e['code']]}, "
+                       f"perf's busiest {theirs[:len(e['code'])]}")
     if bad:
         fail(bad)
     print(f"{total} samples, {len(lv)} levels, {len(addrs)} data addresses agree")

@@ -26,7 +26,7 @@
 
 /* Latency buckets: [0,1), [1,2), [2,4), ... [2^(NB-2), inf). */
 #define NB		18
-/* Code locations kept per data address. */
+/* Code locations shown per data address; the rest are summed. */
 #define MAX_CODE	4
 
 static const char usage_text[] =
@@ -119,56 +119,73 @@ struct level_stats {
 	uint64_t hist[NB];
 };
 
+/* One instruction's accesses to one data address. */
 struct code {
-	uint64_t ip, samples;
+	uint64_t addr, ip, samples;
 	size_t sample;		/* one sample with it, to name it */
 };
 
 struct daddr {
 	uint64_t addr, samples, lat_sum;
-	uint64_t other;		/* samples of code beyond code[] */
-	struct code code[MAX_CODE];
-	unsigned int nr_code;
+};
+
+/* A table of entries keyed by one or two u64 (hash + linear probe). */
+struct table {
+	struct skd_hmap index;	/* key hash (+ probe) -> index + 1 */
+	void *v;
+	size_t n, cap, size;	/* size: of an entry */
+	unsigned int keys;	/* its first 1 or 2 u64 are the key */
 };
 
 struct view {
 	struct skd_profile *p;
 	/* [level][outcome] */
 	struct level_stats lv[NR_LEVELS][3];
-	struct skd_hmap index;	/* addr hash (+ probe) -> daddr index + 1 */
-	struct daddr *v;
-	size_t n, cap;
+	struct table addrs;	/* struct daddr by data address */
+	struct table codes;	/* struct code by (data address, ip) */
 	uint64_t samples, lat_sum, top;
 };
 
-static struct daddr *daddr_get(struct view *v, uint64_t addr)
+/*
+ * The entry of @t keyed @a (and @b with two keys), made zeroed (with its
+ * key set) when new; NULL when out of memory.
+ */
+static void *table_get(struct table *t, uint64_t a, uint64_t b)
 {
-	uint64_t h = addr * 0x9e3779b97f4a7c15ULL;
-	struct daddr *d;
+	uint64_t h = (a * 0x9e3779b97f4a7c15ULL) ^ (b + 0x632be59bd9b4e019ULL);
 	uintptr_t idx;
+	uint64_t *e;
 
-	while ((idx = (uintptr_t)skd_hmap_get(&v->index, h))) {
-		d = &v->v[idx - 1];
-		if (d->addr == addr)
-			return d;
+	while ((idx = (uintptr_t)skd_hmap_get(&t->index, h))) {
+		e = (uint64_t *)((char *)t->v + (idx - 1) * t->size);
+		if (e[0] == a && (t->keys < 2 || e[1] == b))
+			return e;
 		h++;
 	}
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 1024;
-		struct daddr *nv = realloc(v->v, cap * sizeof(*nv));
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 1024;
+		void *nv = realloc(t->v, cap * t->size);
 
 		if (!nv)
 			return NULL;
-		v->v = nv;
-		v->cap = cap;
+		t->v = nv;
+		t->cap = cap;
 	}
-	d = &v->v[v->n];
-	memset(d, 0, sizeof(*d));
-	d->addr = addr;
-	if (skd_hmap_put(&v->index, h, (void *)(uintptr_t)(v->n + 1)))
+	e = (uint64_t *)((char *)t->v + t->n * t->size);
+	memset(e, 0, t->size);
+	e[0] = a;
+	if (t->keys == 2)
+		e[1] = b;
+	if (skd_hmap_put(&t->index, h, (void *)(uintptr_t)(t->n + 1)))
 		return NULL;
-	v->n++;
-	return d;
+	t->n++;
+	return e;
+}
+
+static void table_free(struct table *t)
+{
+	free(t->v);
+	skd_hmap_free(&t->index);
 }
 
 static uint64_t latency_of(const struct skd_sample_mem *m)
@@ -190,8 +207,8 @@ static int collect(struct view *v)
 		struct daddr *d;
 		enum outcome oc;
 		enum level lv;
+		struct code *c;
 		uint64_t lat;
-		unsigned int k;
 
 		skd_profile_sample(v->p, i, &ev);
 		m = ev.sample.mem;
@@ -210,22 +227,15 @@ static int collect(struct view *v)
 		v->samples++;
 		v->lat_sum += lat;
 
-		d = daddr_get(v, m->addr);
-		if (!d)
+		d = table_get(&v->addrs, m->addr, 0);
+		c = table_get(&v->codes, m->addr, ev.sample.rec->ip);
+		if (!d || !c)
 			return -ENOMEM;
 		d->samples++;
 		d->lat_sum += lat;
-		for (k = 0; k < d->nr_code; k++)
-			if (d->code[k].ip == ev.sample.rec->ip)
-				break;
-		if (k == d->nr_code && k < MAX_CODE) {
-			d->code[k] = (struct code){ ev.sample.rec->ip, 0, i };
-			d->nr_code++;
-		}
-		if (k < d->nr_code)
-			d->code[k].samples++;
-		else
-			d->other++;
+		if (!c->samples)
+			c->sample = i;
+		c->samples++;
 	}
 	return 0;
 }
@@ -241,10 +251,13 @@ static int by_samples(const void *x, const void *y)
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
-static int code_by_samples(const void *x, const void *y)
+/* By data address, then busiest first. */
+static int code_by_addr(const void *x, const void *y)
 {
 	const struct code *a = x, *b = y;
 
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
 	if (a->samples != b->samples)
 		return a->samples < b->samples ? 1 : -1;
 	return a->ip < b->ip ? -1 : a->ip > b->ip;
@@ -257,7 +270,33 @@ static double ratio(uint64_t a, uint64_t b)
 
 static size_t rows(const struct view *v)
 {
-	return v->top && v->top < v->n ? v->top : v->n;
+	return v->top && v->top < v->addrs.n ? v->top : v->addrs.n;
+}
+
+static const struct daddr *daddr_at(const struct view *v, size_t i)
+{
+	return (const struct daddr *)v->addrs.v + i;
+}
+
+/* The code entries of data address @addr: *@n of them from the result. */
+static const struct code *codes_of(const struct view *v, uint64_t addr,
+				   size_t *n)
+{
+	const struct code *c = v->codes.v;
+	size_t lo = 0, hi = v->codes.n, k;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (c[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < v->codes.n && c[k].addr == addr; k++)
+		;
+	*n = k - lo;
+	return c + lo;
 }
 
 static void name(struct view *v, const struct code *c, struct skd_frame *f)
@@ -272,7 +311,7 @@ static void print_text(struct view *v, const char *input)
 {
 	struct skd_frame f;
 	unsigned int l, o, b;
-	size_t i, k;
+	size_t i, k, nc;
 
 	printf("# skidless report --mem of %s\n", input);
 	printf("# %" PRIu64 " memory samples, mean latency %.1f cycles\n",
@@ -329,19 +368,26 @@ static void print_text(struct view *v, const char *input)
 	printf("# %18s %9s %7s %8s  %s\n", "Data address", "Samples", "Share",
 	       "Mean", "Code");
 	for (i = 0; i < rows(v); i++) {
-		const struct daddr *d = &v->v[i];
+		const struct daddr *d = daddr_at(v, i);
+		const struct code *c = codes_of(v, d->addr, &nc);
+		uint64_t other = 0;
 
 		printf("  %#18" PRIx64 " %9" PRIu64 " %6.2f%% %8.1f ", d->addr,
 		       d->samples, 100 * ratio(d->samples, v->samples),
 		       ratio(d->lat_sum, d->samples));
-		for (k = 0; k < d->nr_code; k++) {
-			name(v, &d->code[k], &f);
+		for (k = 0; k < nc; k++) {
+			if (k >= MAX_CODE) {
+				other += c[k].samples;
+				continue;
+			}
+			name(v, &c[k], &f);
 			printf("%s", k ? ", " : " ");
 			print_frame(stdout, &f);
-			printf(" %" PRIu64, d->code[k].samples);
+			printf(" %" PRIu64, c[k].samples);
 		}
-		if (d->other)
-			printf(", other code %" PRIu64, d->other);
+		if (other)
+			printf(", other code (%zu places) %" PRIu64,
+			       nc - MAX_CODE, other);
 		putchar('\n');
 	}
 	if (!v->samples)
@@ -366,7 +412,7 @@ static int print_json(struct view *v, const char *input)
 	json_object *root = json_object_new_object(), *a, *o, *h, *e;
 	struct skd_frame f;
 	unsigned int l, oc, b;
-	size_t i, k;
+	size_t i, k, nc;
 	int ret;
 
 	json_object_object_add(root, "input", json_object_new_string(input));
@@ -406,26 +452,32 @@ static int print_json(struct view *v, const char *input)
 	json_object_object_add(root, "levels", a);
 	a = json_object_new_array();
 	for (i = 0; i < rows(v); i++) {
-		const struct daddr *d = &v->v[i];
+		const struct daddr *d = daddr_at(v, i);
+		const struct code *c = codes_of(v, d->addr, &nc);
+		uint64_t other = 0;
 
 		o = json_object_new_object();
 		json_object_object_add(o, "addr", hex(d->addr));
 		json_object_object_add(o, "samples", u64(d->samples));
 		json_object_object_add(o, "latency_sum", u64(d->lat_sum));
 		h = json_object_new_array();
-		for (k = 0; k < d->nr_code; k++) {
-			name(v, &d->code[k], &f);
+		for (k = 0; k < nc; k++) {
+			if (k >= MAX_CODE) {
+				other += c[k].samples;
+				continue;
+			}
+			name(v, &c[k], &f);
 			e = json_object_new_object();
-			json_object_object_add(e, "ip", hex(d->code[k].ip));
+			json_object_object_add(e, "ip", hex(c[k].ip));
 			json_object_object_add(e, "sym", f.sym ?
 				json_object_new_string(f.sym) : NULL);
 			json_object_object_add(e, "off", u64(f.off));
 			json_object_object_add(e, "dso", json_object_new_string(f.dso));
-			json_object_object_add(e, "samples", u64(d->code[k].samples));
+			json_object_object_add(e, "samples", u64(c[k].samples));
 			json_object_array_add(h, e);
 		}
 		json_object_object_add(o, "code", h);
-		json_object_object_add(o, "other_code_samples", u64(d->other));
+		json_object_object_add(o, "other_code_samples", u64(other));
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(root, "addresses", a);
@@ -448,7 +500,6 @@ int report_mem_main(int argc, char *argv[])
 	const char *input = "perf.data";
 	struct view *v;
 	bool json = false;
-	size_t i;
 	int c, ret = 1;
 
 	v = calloc(1, sizeof(*v));
@@ -457,6 +508,8 @@ int report_mem_main(int argc, char *argv[])
 		return 1;
 	}
 	v->top = 20;
+	v->addrs = (struct table){ .size = sizeof(struct daddr), .keys = 1 };
+	v->codes = (struct table){ .size = sizeof(struct code), .keys = 2 };
 	while ((c = getopt_long(argc, argv, "i:n:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -502,10 +555,8 @@ int report_mem_main(int argc, char *argv[])
 			"--mem\n", PROG_NAME, input);
 		goto out;
 	}
-	qsort(v->v, v->n, sizeof(*v->v), by_samples);
-	for (i = 0; i < rows(v); i++)
-		qsort(v->v[i].code, v->v[i].nr_code, sizeof(struct code),
-		      code_by_samples);
+	qsort(v->addrs.v, v->addrs.n, v->addrs.size, by_samples);
+	qsort(v->codes.v, v->codes.n, v->codes.size, code_by_addr);
 	if (json) {
 		if (print_json(v, input)) {
 			fprintf(stderr, "%s: writing the report: %s\n",
@@ -520,8 +571,8 @@ int report_mem_main(int argc, char *argv[])
 out:
 	if (v->p)
 		skd_profile_free(v->p);
-	free(v->v);
-	skd_hmap_free(&v->index);
+	table_free(&v->addrs);
+	table_free(&v->codes);
 	free(v);
 	return ret;
 }
