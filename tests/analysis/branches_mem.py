@@ -6,6 +6,7 @@ the same perf.data (branches_mem.sh runs perf and passes its output).
   branches_mem.py branches PERF_SCRIPT_BRSTACK SKIDLESS_JSON
   branches_mem.py mem PERF_SCRIPT_MEM SKIDLESS_JSON
   branches_mem.py memreport PERF_MEM_REPORT SKIDLESS_JSON
+  branches_mem.py names PERF_SCRIPT_BRSTACK PERF_SCRIPT_BRSTACKSYM SKIDLESS_JSON
 
 Prints what differs and exits 1, or a one-line summary and exits 0.
 """
@@ -228,5 +229,37 @@ def memreport(perf_out, ours):
           ", " + ", ".join(f"{k[0]} {k[1]} {v:.2f}%" for k, v in sorted(share.items()))))
 
 
+def names(perf_br, perf_sym, ours):
+    """perf script -F brstack and -F brstacksym, line for line: perf's
+    name of every branch address; ours must agree on the branches of
+    busyloop's own code (other objects' aliases may be picked apart)."""
+    name = {}
+    for l1, l2 in zip(open(perf_br), open(perf_sym)):
+        for e1, e2 in zip(l1.split(), l2.split()):
+            a, b = e1.split("/")[:2], e2.split("/")[:2]
+            for addr, sym in zip(a, b):
+                if addr.startswith("0x") and sym != "[unknown]":
+                    name[int(addr, 16)] = sym
+    j = json.load(open(ours))
+    bad, n = [], 0
+    for e in j["taken"]:
+        for end in (e["from"], e["to"]):
+            if end["dso"] != "busyloop" or not end["sym"]:
+                continue
+            theirs = name.get(int(end["addr"], 16))
+            mine = f"{end['sym']}+{end['off']:#x}"
+            n += 1
+            if theirs != mine:
+                bad.append(f"{end['addr']}: perf {theirs}, skidless {mine}")
+    if not n:
+        bad.append("no branch of busyloop named")
+    if bad:
+        fail(bad)
+    print(f"{n} busyloop branch ends named as perf names them")
+
+
+if sys.argv[1] == "names":
+    names(sys.argv[2], sys.argv[3], sys.argv[4])
+    sys.exit(0)
 {"branches": branches, "mem": mem, "memreport": memreport}[sys.argv[1]](
     sys.argv[2], sys.argv[3])

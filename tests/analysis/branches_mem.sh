@@ -3,7 +3,8 @@
 # skidless report --branches and --mem against perf's reading of the same
 # perf.data: every LBR entry perf script -F brstack prints, counted by
 # (source, target) with mispredicts and cycles, and the basic blocks
-# between consecutive entries, equal to the --json report; every memory
+# between consecutive entries, equal to the --json report, the ends in
+# busyloop named as perf script -F brstacksym names them; every memory
 # sample perf script -F addr,data_src,weight prints, by the level perf
 # decodes from its data source, with latencies and data addresses, equal
 # too; each level's share of the total latency within 0.1 point of
@@ -44,7 +45,14 @@ branches() { # FILE
 	"$SKD" report --branches --json -n 0 -i "$1" > "$W/skd.json" || return 1
 	python3 "$HERE/branches_mem.py" branches "$W/perf.br" "$W/skd.json"
 }
-mem() { # FILE [EVENT]
+names() { # FILE
+	perf script -i "$1" -F brstack --hide-call-graph > "$W/perf.br" 2> /dev/null &&
+	perf script -i "$1" -F brstacksym --hide-call-graph > "$W/perf.bs" 2> /dev/null ||
+		return 1
+	"$SKD" report --branches --json -n 0 -i "$1" > "$W/skd.json" 2> /dev/null || return 1
+	python3 "$HERE/branches_mem.py" names "$W/perf.br" "$W/perf.bs" "$W/skd.json"
+}
+mem() { # FILE
 	perf script -i "$1" -F ip,addr,data_src,weight --hide-call-graph > "$W/perf.mem" 2> "$W/perf.err" ||
 		{ cat "$W/perf.err"; return 1; }
 	"$SKD" report --mem --json -n 0 -i "$1" > "$W/skd.json" || return 1
@@ -102,6 +110,7 @@ for m in skylake icelake sapphirerapids skylake-htoff alderlake; do
 	[ -f "$f" ] || continue
 	nlbr=$((nlbr + 1))
 	check "$m: --branches agrees with perf script -F brstack" branches "$f"
+	check "$m: branch ends in busyloop named as perf script -F brstacksym names them" names "$f"
 	check "$m: the text view prints its three tables" text_ok "$f" --branches "Branch targets per function"
 done
 [ $nlbr -gt 0 ] || out "not ok" "the VM's LBR captures in $CAPS (none found)"
