@@ -31,6 +31,10 @@ static void usage(FILE *f, const char *cmd)
 		"                      replaced only when the conversion succeeded\n"
 		"  -f, --format NAME   one of the formats below; --NAME also works\n"
 		"      --binary PATH   only samples in this object (optimizer feeds)\n"
+		"      --event NAME    folded, svg: this event's samples (default:\n"
+		"                      the first sample's event)\n"
+		"      --samples       folded, svg: weigh stacks by sample count,\n"
+		"                      not by period\n"
 		"\nFormats:\n", PROG_NAME, cmd);
 	for (w = writers; w->name; w++)
 		fprintf(f, "  %-12s %s\n", w->name, w->help);
@@ -94,19 +98,22 @@ static int write_file(const struct writer *w, struct skd_profile *p,
 
 int convert_main(int argc, char *argv[])
 {
-	enum { OPT_BINARY = 256, OPT_FORMAT_BASE = 512 };
+	enum { OPT_BINARY = 256, OPT_EVENT, OPT_SAMPLES,
+	       OPT_FORMAT_BASE = 512 };
 	struct option longopts[64] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "binary", required_argument, NULL, OPT_BINARY },
+		{ "event", required_argument, NULL, OPT_EVENT },
+		{ "samples", no_argument, NULL, OPT_SAMPLES },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	struct writer_args a = { .input = "perf.data" };
 	const struct writer *w = NULL;
 	const char *output = NULL;
 	struct skd_profile *p;
-	size_t nopt = 5, i;
+	size_t nopt = 7, i;
 	int c, ret;
 
 	/* --pprof, --folded, ...: one long option per writer. */
@@ -135,6 +142,12 @@ int convert_main(int argc, char *argv[])
 			break;
 		case OPT_BINARY:
 			a.binary = optarg;
+			break;
+		case OPT_EVENT:
+			a.event = optarg;
+			break;
+		case OPT_SAMPLES:
+			a.samples = true;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);

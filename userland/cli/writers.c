@@ -3,5 +3,8 @@
 #include "writers.h"
 
 const struct writer writers[] = {
+	{ "folded", "FlameGraph folded stacks (flamegraph.pl, speedscope)", false, write_folded },
+	{ "svg", "a flame graph, SVG (opens in a browser)", false, write_svg },
+	{ "perf-script", "perf script's layout (stackcollapse-perf.pl)", false, write_perf_script },
 	{ NULL, NULL, false, NULL },
 };

@@ -39,6 +39,15 @@ struct skd_frame {
 	/* Functions inlined at the address, innermost first, and where in each. */
 	unsigned int nr_inline;
 	const struct skd_srcloc *inl;
+	/*
+	 * The mapping the address is in, for writers that describe objects
+	 * (pprof): full path ("" when unmapped), build-id (hex, or NULL when
+	 * the capture has none), and [map_start, map_end) at file offset
+	 * map_pgoff. Kernel frames: "[kernel.kallsyms]", the upper half.
+	 */
+	const char *path;
+	const char *build_id;
+	uint64_t map_start, map_end, map_pgoff;
 };
 
 /* Load @path; on failure returns -errno with a sentence in @err. */
