@@ -3,6 +3,7 @@
 #include "writers.h"
 
 const struct writer writers[] = {
+	{ "pprof", "pprof's profile.proto, gzipped (go tool pprof)", true, write_pprof },
 	{ "folded", "FlameGraph folded stacks (flamegraph.pl, speedscope)", false, write_folded },
 	{ "svg", "a flame graph, SVG (opens in a browser)", false, write_svg },
 	{ "perf-script", "perf script's layout (stackcollapse-perf.pl)", false, write_perf_script },
