@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "profile.h"
 #include "report_common.h"
 #include "subcommands.h"
@@ -50,50 +51,17 @@ static const struct writer *find_writer(const char *name)
 	return NULL;
 }
 
-/* Write through OUT.XXXXXX in OUT's directory, renamed over OUT at the end. */
-static int write_file(const struct writer *w, struct skd_profile *p,
-		      const struct writer_args *a, const char *path)
-{
-	size_t len = strlen(path) + sizeof(".XXXXXX");
-	char *tmp = malloc(len);
-	FILE *f = NULL;
-	int fd, ret;
+struct convert_job {
+	const struct writer *w;
+	struct skd_profile *p;
+	const struct writer_args *a;
+};
 
-	if (!tmp)
-		return -ENOMEM;
-	snprintf(tmp, len, "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		ret = -errno;
-		fprintf(stderr, "%s: cannot create a file beside %s: %s\n",
-			PROG_NAME, path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		return ret;
-	}
-	ret = w->write(p, f, a);
-	if (fflush(f) && !ret) {
-		ret = -errno;
-		fprintf(stderr, "%s: writing %s: %s\n", PROG_NAME, path,
-			strerror(errno));
-	}
-	if (fclose(f) && !ret) {
-		ret = -errno;
-		fprintf(stderr, "%s: writing %s: %s\n", PROG_NAME, path,
-			strerror(errno));
-	}
-	if (!ret && rename(tmp, path)) {
-		ret = -errno;
-		fprintf(stderr, "%s: cannot rename %s to %s: %s\n", PROG_NAME,
-			tmp, path, strerror(errno));
-	}
-	if (ret)
-		unlink(tmp);
-	free(tmp);
-	return ret;
+static int run_writer(FILE *f, void *arg)
+{
+	const struct convert_job *j = arg;
+
+	return j->w->write(j->p, f, j->a);
 }
 
 int convert_main(int argc, char *argv[])
@@ -183,7 +151,9 @@ int convert_main(int argc, char *argv[])
 	if (!p)
 		return 1;
 	if (output) {
-		ret = write_file(w, p, &a, output);
+		struct convert_job j = { w, p, &a };
+
+		ret = write_atomically(output, run_writer, &j);
 	} else {
 		ret = w->write(p, stdout, &a);
 		if (!ret && fflush(stdout))
