@@ -17,6 +17,7 @@ static const struct {
 	{ "script", script_main, "Print every sample of a capture, symbolized" },
 	{ "report", report_main, "Show the functions where a capture spent its samples" },
 	{ "convert", convert_main, "Write a capture in another tool's format" },
+	{ "diff", diff_main, "Compare two captures symbol by symbol" },
 	{ "selftest", selftest_main, "Measure skid and check LBR call stacks on this PMU" },
 };
 

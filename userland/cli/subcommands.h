@@ -10,6 +10,7 @@ int record_main(int argc, char *argv[]);
 int script_main(int argc, char *argv[]);
 int report_main(int argc, char *argv[]);
 int convert_main(int argc, char *argv[]);
+int diff_main(int argc, char *argv[]);
 int list_main(int argc, char *argv[]);
 int selftest_main(int argc, char *argv[]);
 
