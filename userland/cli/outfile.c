@@ -14,11 +14,18 @@ int write_atomically(const char *path, int (*fn)(FILE *f, void *arg),
 	size_t len = strlen(path) + sizeof(".XXXXXX");
 	char *tmp = malloc(len);
 	FILE *f = NULL;
+	struct stat st;
 	mode_t mask;
 	int fd, ret;
 
 	if (!tmp)
 		return -ENOMEM;
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "%s: %s is a directory; give a file name to "
+			"write\n", PROG_NAME, path);
+		free(tmp);
+		return -EISDIR;
+	}
 	snprintf(tmp, len, "%s.XXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {

@@ -162,6 +162,26 @@ static int add_stack(struct stacks *s, const uint32_t *ids, unsigned int n,
 	return 0;
 }
 
+/* "; events in it: a, b" on stderr, for --event. */
+static void print_events(struct skd_profile *p)
+{
+	bool seen[SKD_MAX_EVENTS] = { false };
+	size_t i, n = skd_profile_nr_samples(p);
+	const char *sep = "; events in it: ";
+	struct skd_event ev;
+
+	for (i = 0; i < n; i++) {
+		skd_profile_sample(p, i, &ev);
+		if (ev.sample.rec->event >= SKD_MAX_EVENTS ||
+		    seen[ev.sample.rec->event])
+			continue;
+		seen[ev.sample.rec->event] = true;
+		fprintf(stderr, "%s%s", sep,
+			stacks_event_label(p, ev.sample.rec->event));
+		sep = ", ";
+	}
+}
+
 int stacks_collect(struct skd_profile *p, const char *event, struct stacks *s)
 {
 	size_t i, n = skd_profile_nr_samples(p);
@@ -210,8 +230,10 @@ int stacks_collect(struct skd_profile *p, const char *event, struct stacks *s)
 	}
 	s->event = event;
 	if (!s->total_samples) {
-		fprintf(stderr, "%s: no samples%s%s in the capture\n", PROG_NAME,
+		fprintf(stderr, "%s: no samples%s%s in the capture", PROG_NAME,
 			event ? " of event " : "", event ? event : "");
+		print_events(p);
+		fputc('\n', stderr);
 		return -ENOENT;
 	}
 	return 0;
