@@ -114,7 +114,7 @@ $(PROTO_C): $(PROTO)
 $(PROTO_C:.c=.h): $(PROTO_C)
 
 # Whatever includes the generated header waits for it.
-$(BUILD)/userland/cli/writer_pprof.o: $(PROTO_C:.c=.h)
+$(BUILD)/userland/cli/pprof_encode.o: $(PROTO_C:.c=.h)
 
 $(GEN)/%.o: $(GEN)/%.c
 	$(quiet) CC $(<F)

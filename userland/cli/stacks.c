@@ -8,28 +8,6 @@
 #include "stacks.h"
 #include "subcommands.h"
 
-const char *stacks_event_label(const struct skd_profile *p, unsigned int index)
-{
-	const char *name = skd_profile_event_name(p, index);
-
-	/* The timer backend's samples are written as perf's cpu-clock. */
-	return name[0] ? name : "cpu-clock";
-}
-
-const char *stacks_comm(const struct skd_profile *p, const struct skd_event *ev,
-			char *buf, size_t len)
-{
-	const char *comm = skd_profile_comm(p, ev->id->pid, ev->id->tid,
-					    ev->id->time);
-
-	if (comm)
-		return comm;
-	if (!ev->id->pid)
-		return "swapper";
-	snprintf(buf, len, ":%u", ev->id->tid);
-	return buf;
-}
-
 void stacks_frame_name(const struct skd_frame *f, char *buf, size_t len)
 {
 	const char *src = f->sym, *cut = NULL, *p;
@@ -162,81 +140,28 @@ static int add_stack(struct stacks *s, const uint32_t *ids, unsigned int n,
 	return 0;
 }
 
-/* "; events in it: a, b" on stderr, for --event. */
-static void print_events(struct skd_profile *p)
+int stacks_add(struct stacks *s, const char *comm,
+	       const struct skd_frame *frames, unsigned int n, uint64_t period)
 {
-	bool seen[SKD_MAX_EVENTS] = { false };
-	size_t i, n = skd_profile_nr_samples(p);
-	const char *sep = "; events in it: ";
-	struct skd_event ev;
-
-	for (i = 0; i < n; i++) {
-		skd_profile_sample(p, i, &ev);
-		if (ev.sample.rec->event >= SKD_MAX_EVENTS ||
-		    seen[ev.sample.rec->event])
-			continue;
-		seen[ev.sample.rec->event] = true;
-		fprintf(stderr, "%s%s", sep,
-			stacks_event_label(p, ev.sample.rec->event));
-		sep = ", ";
-	}
-}
-
-int stacks_collect(struct skd_profile *p, const char *event, struct stacks *s)
-{
-	size_t i, n = skd_profile_nr_samples(p);
 	uint32_t ids[SKD_MAX_CALLCHAIN + 1];
-	char name[512], commbuf[16];
-	struct skd_event ev;
-	struct skd_frame f;
+	char name[512];
+	unsigned int j, k = 0;
 	int ret;
 
-	memset(s, 0, sizeof(*s));
-	for (i = 0; i < n; i++) {
-		unsigned int j, nf, k = 0;
-		const char *evname;
-
-		skd_profile_sample(p, i, &ev);
-		evname = stacks_event_label(p, ev.sample.rec->event);
-		if (!event)
-			event = evname;
-		if (strcmp(evname, event)) {
-			s->other_events++;
-			continue;
-		}
-		snprintf(name, sizeof(name), "%s",
-			 stacks_comm(p, &ev, commbuf, sizeof(commbuf)));
-		/* stackcollapse-perf.pl turns the comm's spaces into '_'. */
-		for (char *c = name; *c; c++)
-			if (*c == ' ')
-				*c = '_';
-		ret = frame_id(s, name, "", false, true, &ids[k++]);
-		if (ret)
-			return ret;
-		nf = skd_profile_nr_frames(p, &ev);
-		if (nf > SKD_MAX_CALLCHAIN)
-			nf = SKD_MAX_CALLCHAIN;
-		for (j = nf; j--;) {
-			skd_profile_frame(p, &ev, j, &f);
-			stacks_frame_name(&f, name, sizeof(name));
-			ret = frame_id(s, name, f.dso, f.kernel, false,
-				       &ids[k++]);
-			if (ret)
-				return ret;
-		}
-		ret = add_stack(s, ids, k, ev.sample.rec->period);
-		if (ret)
-			return ret;
+	snprintf(name, sizeof(name), "%s", comm);
+	/* stackcollapse-perf.pl turns the comm's spaces into '_'. */
+	for (char *c = name; *c; c++)
+		if (*c == ' ')
+			*c = '_';
+	ret = frame_id(s, name, "", false, true, &ids[k++]);
+	if (n > SKD_MAX_CALLCHAIN)
+		n = SKD_MAX_CALLCHAIN;
+	for (j = n; !ret && j--;) {
+		stacks_frame_name(&frames[j], name, sizeof(name));
+		ret = frame_id(s, name, frames[j].dso, frames[j].kernel, false,
+			       &ids[k++]);
 	}
-	s->event = event;
-	if (!s->total_samples) {
-		fprintf(stderr, "%s: no samples%s%s in the capture", PROG_NAME,
-			event ? " of event " : "", event ? event : "");
-		print_events(p);
-		fputc('\n', stderr);
-		return -ENOENT;
-	}
-	return 0;
+	return ret ? ret : add_stack(s, ids, k, period);
 }
 
 void stacks_free(struct stacks *s)

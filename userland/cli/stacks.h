@@ -50,6 +50,12 @@ struct stacks {
 int stacks_collect(struct skd_profile *p, const char *event,
 		   struct stacks *s);
 void stacks_free(struct stacks *s);
+/*
+ * Count one sample of @comm whose frames are @frames, leaf first (their
+ * strings must outlive @s). 0 or -ENOMEM. @s starts zeroed.
+ */
+int stacks_add(struct stacks *s, const char *comm,
+	       const struct skd_frame *frames, unsigned int n, uint64_t period);
 /* On stderr: how many samples of other events were left out, if any. */
 void stacks_report_skipped(const struct stacks *s);
 
