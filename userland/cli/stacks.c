@@ -8,14 +8,17 @@
 #include "stacks.h"
 #include "subcommands.h"
 
-void stacks_frame_name(const struct skd_frame *f, char *buf, size_t len)
+bool stacks_frame_name(const struct skd_frame *f, char *buf, size_t len)
 {
 	const char *src = f->sym, *cut = NULL, *p;
 	char raw[512];
 	size_t o = 0;
 
 	if (!len)
-		return;
+		return false;
+	/* The script drops such frames (it takes them for process names). */
+	if (src && src[0] == '(')
+		return false;
 	if (!src) {
 		/* perf prints the full path; the script keeps its base name. */
 		const char *obj = f->path && f->path[0] ? f->path : f->dso;
@@ -37,6 +40,7 @@ void stacks_frame_name(const struct skd_frame *f, char *buf, size_t len)
 		if (*p != '"' && *p != '\'')
 			buf[o++] = *p == ';' ? ':' : *p;
 	buf[o] = 0;
+	return true;
 }
 
 static int grow(void **v, size_t *cap, size_t n, size_t size)
@@ -157,7 +161,8 @@ int stacks_add(struct stacks *s, const char *comm,
 	if (n > SKD_MAX_CALLCHAIN)
 		n = SKD_MAX_CALLCHAIN;
 	for (j = n; !ret && j--;) {
-		stacks_frame_name(&frames[j], name, sizeof(name));
+		if (!stacks_frame_name(&frames[j], name, sizeof(name)))
+			continue;
 		ret = frame_id(s, name, frames[j].dso, frames[j].kernel, false,
 			       &ids[k++]);
 	}

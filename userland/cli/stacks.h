@@ -75,8 +75,9 @@ const char *stacks_comm(const struct skd_profile *p, const struct skd_event *ev,
  * A frame's name as stackcollapse-perf.pl makes it from perf script's
  * "sym+off (path)": the symbol, "[object]" when unknown, ';' -> ':',
  * quotes dropped, everything from the first '(' on dropped (C++
- * parameters; "(anonymous namespace)" and Go's ".(*T)." kept).
+ * parameters; "(anonymous namespace)" and Go's ".(*T)." kept). False
+ * when the script drops the frame: a symbol starting with '('.
  */
-void stacks_frame_name(const struct skd_frame *f, char *buf, size_t len);
+bool stacks_frame_name(const struct skd_frame *f, char *buf, size_t len);
 
 #endif /* _SKD_STACKS_H */
