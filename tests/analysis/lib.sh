@@ -6,7 +6,7 @@
 # arguments, two made here: perf record -e cpu-clock -g of hotpair.c with
 # two workload balances.
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-SKD=$TOP/build/skidless
+SKD=${SKD:-$TOP/build/skidless}
 SC=$TOP/tests/analysis/stackcollapse-perf.pl
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT

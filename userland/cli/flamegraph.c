@@ -119,7 +119,7 @@ static void xml_text(FILE *out, const char *s, size_t max)
 {
 	size_t i;
 
-	for (i = 0; s[i] && i < max; i++) {
+	for (i = 0; i < max && s[i]; i++) {
 		switch (s[i]) {
 		case '&': fputs("&amp;", out); break;
 		case '<': fputs("&lt;", out); break;
