@@ -24,6 +24,7 @@ static void usage(FILE *f, const char *cmd)
 
 	fprintf(f,
 		"Usage: %s %s [-i FILE] -f FORMAT [-o OUT] [--binary PATH]\n"
+		"                [--event NAME] [--samples]\n"
 		"\n"
 		"Write a capture in another tool's format.\n"
 		"\n"

@@ -9,7 +9,9 @@
  *   (blank line)
  *
  * The comm starts the line (the script wants no leading blank); frames
- * leaf first; an unnamed frame is "[unknown]" as perf prints it.
+ * leaf first; an unnamed frame is "[unknown]" as perf prints it. As perf
+ * does, a frame in an object shows the address in the object's own terms
+ * (what addr2line takes: stackcollapse-perf.pl --inline runs it).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -34,7 +36,8 @@ static void sample(struct skd_profile *p, const struct skd_event *ev,
 		stacks_event_label(p, ev->sample.rec->event));
 	for (i = 0; i < n; i++) {
 		skd_profile_frame(p, ev, i, &f);
-		fprintf(out, "\t%16" PRIx64 " ", f.ip);
+		/* As perf: a user frame's address in its object's terms. */
+		fprintf(out, "\t%16" PRIx64 " ", f.obj_addr ? f.obj_addr : f.ip);
 		if (f.sym)
 			fprintf(out, "%s+0x%" PRIx64, f.sym, f.off);
 		else
