@@ -21,7 +21,7 @@ if [ -z "$B" ]; then
 	finish
 fi
 for x in A B; do
-	perf report -i "${!x}" --stdio --no-children --sort dso,sym \
+	perf report -i "${!x}" --stdio --no-children --no-branch-stack --sort dso,sym \
 		> "$W/$x.perf" 2> /dev/null
 	"$SKD" convert -i "${!x}" -f folded > "$W/$x.folded" 2> /dev/null
 done

@@ -3,8 +3,8 @@
 # captures to test, either the VM's (CAPS_DIR VMBIN_DIR: CAPS_DIR/*.data,
 # resolved through CAPS_DIR/home's build-id cache when it has one, else
 # through VMBIN_DIR's programs added to a fresh cache) or, with no
-# arguments, two made here: perf record -e cpu-clock -g of hotpair.c with
-# two workload balances.
+# arguments, three made here: perf record -e cpu-clock -g of hotpair.c
+# with two workload balances, and mkperf's file of PEBS and LBR samples.
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SKD=${SKD:-$TOP/build/skidless}
 SC=$TOP/tests/analysis/stackcollapse-perf.pl
@@ -64,6 +64,16 @@ else
 			{ out "not ok" "perf record -e cpu-clock -g (perf_event_paranoid?)"
 			  sed 's/^/#   /' "$W/rec.err"; finish; }
 	done
+	# And a file of PEBS memory samples and LBR stacks written through
+	# skidless's real perf.data writer (tests/perfdata/mkperf.c).
+	L=$TOP/userland/lib
+	cc -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -I"$TOP/uapi" \
+		-I"$L" -o "$W/mkperf" "$TOP/tests/perfdata/mkperf.c" \
+		"$L/perfdata_conv.c" "$L/perfdata_write.c" "$L/perfdata_host.c" \
+		"$L/data_src.c" "$L/decode.c" "$L/readall.c" "$L/buildid.c" \
+		-ldw -lelf 2> "$W/cc.err" && "$W/mkperf" "$W/synth.data" 2>> "$W/cc.err" ||
+		{ out "not ok" "mkperf writes synth.data"; sed 's/^/#   /' "$W/cc.err"; finish; }
 	CAPS="$W/hotpair3.data
-$W/hotpair1.data"
+$W/hotpair1.data
+$W/synth.data"
 fi

@@ -82,7 +82,7 @@ static json_object *mem(const struct skd_sample_mem *m)
 	}
 	json_object_object_add(o, "source", hex(m->source));
 	json_object_object_add(o, "modeled",
-			       json_object_new_boolean(m->flags & SKD_MEM_MODELED));
+			       json_object_new_boolean(!!(m->flags & SKD_MEM_MODELED)));
 	return o;
 }
 
@@ -113,7 +113,7 @@ static json_object *branches(struct skd_profile *p, const struct skd_event *ev)
 		json_object_object_add(o, "from_sym", named(p, ev, b[i].from));
 		json_object_object_add(o, "to_sym", named(p, ev, b[i].to));
 		json_object_object_add(o, "mispredicted", json_object_new_boolean(
-			b[i].info & SKD_BR_INFO_MISPRED));
+			!!(b[i].info & SKD_BR_INFO_MISPRED)));
 		if (b[i].info & SKD_BR_INFO_CYC_VALID)
 			json_object_object_add(o, "cycles", json_object_new_uint64(
 				b[i].info & SKD_BR_INFO_CYCLES));
@@ -149,7 +149,7 @@ static void sample(struct skd_profile *p, const struct skd_event *ev,
 	json_object_object_add(o, "kernel", json_object_new_boolean(
 		(ev->misc & SKD_MISC_CPUMODE_MASK) == SKD_MISC_KERNEL));
 	json_object_object_add(o, "exact", json_object_new_boolean(
-		ev->misc & SKD_MISC_EXACT_IP));
+		!!(ev->misc & SKD_MISC_EXACT_IP)));
 	frames = json_object_new_array();
 	for (i = 0; i < n; i++) {
 		skd_profile_frame(p, ev, i, &f);
@@ -158,9 +158,8 @@ static void sample(struct skd_profile *p, const struct skd_event *ev,
 	json_object_object_add(o, "frames", frames);
 	if (ev->sample.mem)
 		json_object_object_add(o, "mem", mem(ev->sample.mem));
-	/* A call stack is the frames above already, not branches. */
-	if (ev->sample.branches &&
-	    !(ev->sample.branch_flags & SKD_BR_CALL_STACK && !ev->sample.nr))
+	/* Raw, as recorded: an LBR call stack is also the frames above. */
+	if (ev->sample.branches)
 		json_object_object_add(o, "branches", branches(p, ev));
 	if (fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 						  JSON_C_TO_STRING_NOSLASHESCAPE),
