@@ -11,8 +11,8 @@
 # With no arguments it records its own pair (hotpair.c, two balances);
 # given captures, the first two are the pair.
 set -uo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-CHECK=$TOP/tests/analysis/diff_check.py
+source "$(dirname "${BASH_SOURCE[0]}")/helpers/common.sh"
+CHECK=$TOP/tests/analysis/helpers/diff_check.py
 
 A=$(echo "$CAPS" | sed -n 1p)
 B=$(echo "$CAPS" | sed -n 2p)
@@ -44,7 +44,7 @@ check "a capture against itself: every delta 0" test \
 "$SKD" diff --svg "$W/d.svg" "$A" "$B" > /dev/null 2> "$W/svg.err"
 check "diff --svg writes a well-formed SVG (xmllint)" xmllint --noout "$W/d.svg"
 check "the SVG's frames: widths as NEW's counts (xml.etree)" \
-	python3 "$TOP/tests/analysis/svg_check.py" "$W/d.svg" \
+	python3 "$TOP/tests/analysis/helpers/svg_check.py" "$W/d.svg" \
 	"$(awk '{ s += $NF } END { print s + 0 }' "$W/B.folded")"
 check "each frame's NEW and BASE shares match the folded stacks, red if up, blue if down" \
 	python3 "$CHECK" svg "$W/d.svg" "$W/A.folded" "$W/B.folded"

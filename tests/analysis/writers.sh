@@ -13,7 +13,7 @@
 #   tests/analysis/writers.sh [CAPS_DIR VMBIN_DIR]      TAP on stdout
 # With no arguments it records its own pair of captures with perf.
 set -uo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/helpers/common.sh"
 BINDIR=${VMBIN_DIR:-$W}
 
 for f in $CAPS; do
@@ -32,7 +32,7 @@ for f in $CAPS; do
 		go tool pprof -top -noinlines -nodefraction=0 -nodecount=100000 \
 			-sample_index="$e" "$W/$name.pb.gz" > "$W/$name.top" 2>&1
 		check "$name: go tool pprof -top and perf report agree on the top symbols of $e within 0.1 point" \
-			python3 "$TOP/tests/analysis/pprof_vs_perf.py" \
+			python3 "$TOP/tests/analysis/helpers/pprof_vs_perf.py" \
 			"$W/$name.perf" "$W/$name.top" "$e"
 	done
 	go tool pprof -raw "$W/$name.pb.gz" > "$W/$name.raw" 2>&1
@@ -73,12 +73,12 @@ for f in $CAPS; do
 	check "$name: the SVG is well-formed XML (xmllint)" xmllint --noout "$W/$name.svg"
 	total=$(awk '{ s += $NF } END { print s + 0 }' "$W/$name.folded")
 	check "$name: the SVG's rectangles are as wide as their counts (xml.etree)" \
-		python3 "$TOP/tests/analysis/svg_check.py" "$W/$name.svg" "$total"
+		python3 "$TOP/tests/analysis/helpers/svg_check.py" "$W/$name.svg" "$total"
 
 	# JSON lines against perf script's samples.
 	"$SKD" convert -i "$f" -f jsonl -o "$W/$name.jsonl" 2> /dev/null
 	check "$name: every JSON line parses (python3) and its samples are perf script's (tid, time, period, ip; data addresses, branch stacks)" \
-		python3 "$TOP/tests/analysis/jsonl_vs_perf.py" "$W/$name.jsonl" "$f"
+		python3 "$TOP/tests/analysis/helpers/jsonl_vs_perf.py" "$W/$name.jsonl" "$f"
 	check "$name: jq reads the same number of objects" \
 		test "$(jq -c . "$W/$name.jsonl" | wc -l)" = "$(wc -l < "$W/$name.jsonl")"
 	check "$name: --samples counts add up to the event's samples" test \

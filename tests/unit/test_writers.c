@@ -4,7 +4,7 @@
  *
  * Folded names: the expected names are what FlameGraph's
  * stackcollapse-perf.pl printed for the same frames in perf script's
- * layout (tests/analysis/stackcollapse-perf.pl, run once by hand on
+ * layout (tests/analysis/helpers/stackcollapse-perf.pl, run once by hand on
  * "\t1 SYM+0x1 (/x)" lines; the script drops a frame starting with '(').
  * The SVG is read back by libxml2's parser, the pprof file by zlib and
  * protobuf-c's decoder generated from the same profile.proto.

@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-# Shared by the consumer tests in tests/analysis: TAP output, and the
+# Sourced by the consumer tests in tests/analysis (not a test itself): TAP output, and the
 # captures to test, either the VM's (CAPS_DIR VMBIN_DIR: CAPS_DIR/*.data,
 # resolved through CAPS_DIR/home's build-id cache when it has one, else
 # through VMBIN_DIR's programs added to a fresh cache) or, with no
 # arguments, three made here: perf record -e cpu-clock -g of hotpair.c
 # with two workload balances, and mkperf's file of PEBS and LBR samples.
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 SKD=${SKD:-$TOP/build/skidless}
-SC=$TOP/tests/analysis/stackcollapse-perf.pl
+SC=$TOP/tests/analysis/helpers/stackcollapse-perf.pl
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 n=0
@@ -56,7 +56,7 @@ else
 	export HOME=$W/home
 	mkdir -p "$HOME"
 	cc -O1 -g -fno-omit-frame-pointer -Wl,--build-id=sha1 -o "$W/hotpair" \
-		"$TOP/tests/analysis/hotpair.c" 2> "$W/cc.err" ||
+		"$TOP/tests/analysis/helpers/hotpair.c" 2> "$W/cc.err" ||
 		{ out "not ok" "hotpair.c builds"; sed 's/^/#   /' "$W/cc.err"; finish; }
 	for r in 3 1; do
 		perf record -q -e cpu-clock -g -o "$W/hotpair$r.data" -- \
