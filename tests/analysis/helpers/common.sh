@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by the consumer tests in tests/analysis (not a test itself): TAP output, and the
-# captures to test, either the VM's (CAPS_DIR VMBIN_DIR: CAPS_DIR/*.data,
+# Sourced by the consumer tests in tests/analysis (not a test itself):
+# TAP output, and the captures to test, either the VM's (CAPS_DIR VMBIN_DIR: CAPS_DIR/*.data,
 # resolved through CAPS_DIR/home's build-id cache when it has one, else
 # through VMBIN_DIR's programs added to a fresh cache) or, with no
 # arguments, three made here: perf record -e cpu-clock -g of hotpair.c
