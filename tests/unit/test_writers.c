@@ -7,7 +7,8 @@
  * layout (tests/analysis/helpers/stackcollapse-perf.pl, run once by hand on
  * "\t1 SYM+0x1 (/x)" lines; the script drops a frame starting with '(').
  * The SVG is read back by libxml2's parser, the pprof file by zlib and
- * protobuf-c's decoder generated from the same profile.proto.
+ * protobuf-c's decoder generated from the same profile.proto, JSON lines
+ * by json-c's parser.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,7 +24,10 @@
 #include <libxml/tree.h>
 #include <zlib.h>
 
+#include <json.h>
+
 #include "flamegraph.h"
+#include "jsonl_encode.h"
 #include "pprof_encode.h"
 #include "profile.pb-c.h"
 #include "stacks.h"
@@ -354,6 +358,97 @@ static void test_pprof(void **state)
 	free(buf);
 }
 
+static void name_branch(void *ctx, uint64_t addr, struct skd_frame *f)
+{
+	(void)ctx;
+	*f = user(addr == 0x401010 ? "target" : NULL, "/x");
+	f->off = 2;
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	assert_true(json_object_object_get_ex(o, key, &v));
+	return v;
+}
+
+static void test_jsonl(void **state)
+{
+	static const struct skd_srcloc inl[] = { { "in\"ner", NULL, 3 } };
+	const struct skd_sample_mem mem = {
+		.addr = 0xffffffff12345678ULL, .source = 0x42,
+		.latency = 7 | (90ULL << 32), .flags = SKD_MEM_LAT_SPLIT,
+	};
+	const struct skd_branch_entry br[2] = {
+		{ 0x401000, 0x401010, SKD_BR_INFO_MISPRED | SKD_BR_INFO_CYC_VALID | 5 },
+		{ 0x401020, 0x401030, 0 },
+	};
+	struct skd_frame f[2];
+	struct jsonl_sample s = {
+		.time = 123456789012345ULL, .period = 1000, .ip = 0x401234,
+		.cpu = 3, .pid = 10, .tid = 11, .misc = SKD_MISC_EXACT_IP,
+		.comm = "a \"b\"\n", .event = "cycles:pp", .frames = f,
+		.nr_frames = 2, .mem = &mem, .branches = br, .nr_branches = 2,
+		.name = name_branch,
+	};
+	json_object *o, *a, *x;
+	char *buf = NULL;
+	size_t len;
+	FILE *out;
+
+	(void)state;
+	f[0] = user("main", "/bin/x");
+	f[0].nr_inline = 1;
+	f[0].inl = inl;
+	f[0].file = "x.c";
+	f[0].line = 9;
+	f[1] = (struct skd_frame){ .ip = 0x10, .dso = "[unknown]" };
+	out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	assert_int_equal(jsonl_write_sample(out, &s), 0);
+	assert_int_equal(fclose(out), 0);
+	/* One line, then the newline. */
+	assert_true(len > 0 && buf[len - 1] == '\n' && !memchr(buf, '\n', len - 1));
+	o = json_tokener_parse(buf);
+	assert_non_null(o);
+	assert_int_equal(json_object_get_uint64(get(o, "time")), 123456789012345ULL);
+	assert_int_equal(json_object_get_int(get(o, "cpu")), 3);
+	assert_string_equal(json_object_get_string(get(o, "comm")), "a \"b\"\n");
+	assert_string_equal(json_object_get_string(get(o, "ip")), "0x401234");
+	assert_true(json_object_get_boolean(get(o, "exact")));
+	assert_false(json_object_get_boolean(get(o, "kernel")));
+	a = get(o, "frames");
+	assert_int_equal(json_object_array_length(a), 2);
+	x = json_object_array_get_idx(a, 0);
+	assert_string_equal(json_object_get_string(get(x, "sym")), "main");
+	assert_string_equal(json_object_get_string(get(x, "dso")), "x");
+	assert_int_equal(json_object_get_int(get(x, "line")), 9);
+	x = json_object_array_get_idx(get(x, "inlined"), 0);
+	assert_string_equal(json_object_get_string(get(x, "func")), "in\"ner");
+	assert_null(get(x, "file"));
+	x = json_object_array_get_idx(a, 1);
+	assert_null(get(x, "sym"));
+	x = get(o, "mem");
+	assert_string_equal(json_object_get_string(get(x, "addr")),
+			    "0xffffffff12345678");
+	assert_int_equal(json_object_get_int(get(x, "latency")), 7);
+	assert_int_equal(json_object_get_int(get(x, "cache_latency")), 90);
+	a = get(o, "branches");
+	assert_int_equal(json_object_array_length(a), 2);
+	x = json_object_array_get_idx(a, 0);
+	/* Bit 63: a mispredict must not be lost on the way to a boolean. */
+	assert_true(json_object_get_boolean(get(x, "mispredicted")));
+	assert_int_equal(json_object_get_int(get(x, "cycles")), 5);
+	assert_string_equal(json_object_get_string(get(x, "to_sym")), "target+0x2");
+	assert_null(get(x, "from_sym"));
+	x = json_object_array_get_idx(a, 1);
+	assert_false(json_object_get_boolean(get(x, "mispredicted")));
+	assert_false(json_object_object_get_ex(x, "cycles", NULL));
+	json_object_put(o);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_svg),
 		cmocka_unit_test(test_svg_diff),
 		cmocka_unit_test(test_pprof),
+		cmocka_unit_test(test_jsonl),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
