@@ -9,21 +9,37 @@
 #
 #   tests/analysis/diff.sh [CAPS_DIR VMBIN_DIR]      TAP on stdout
 # With no arguments it records its own pair (hotpair.c, two balances);
-# given captures, the first two are the pair.
+# given captures, the first two (in the order given) with an event in
+# common are the pair.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/helpers/common.sh"
 CHECK=$TOP/tests/analysis/helpers/diff_check.py
 
-A=$(echo "$CAPS" | sed -n 1p)
-B=$(echo "$CAPS" | sed -n 2p)
+# The pair: the first two captures with an event in common.
+events() {
+	perf report -i "$1" --stdio --no-children --no-branch-stack \
+		--sort dso,sym 2> /dev/null |
+		sed -n "s/^# Samples: .* of event '\(.*\)'$/\1/p"
+}
+A= B=
+for x in $CAPS; do
+	for y in $CAPS; do
+		[ "$x" \< "$y" ] || [ "$x" \> "$y" ] || continue
+		[ -n "$(comm -12 <(events "$x" | sort) <(events "$y" | sort))" ] || continue
+		A=$x B=$y
+		break 2
+	done
+done
 if [ -z "$B" ]; then
-	out "not ok" "two captures to compare (only $A)"
+	out "not ok" "two captures with an event in common (in: $(echo $CAPS))"
 	finish
 fi
+# Which event the flame graph shows: one both have, NEW's first such.
+E=$(comm -12 <(events "$A" | sort) <(events "$B" | sort) | head -1)
 for x in A B; do
 	perf report -i "${!x}" --stdio --no-children --no-branch-stack --sort dso,sym \
 		> "$W/$x.perf" 2> /dev/null
-	"$SKD" convert -i "${!x}" -f folded > "$W/$x.folded" 2> /dev/null
+	"$SKD" convert -i "${!x}" -f folded --event "$E" > "$W/$x.folded" 2> /dev/null
 done
 "$SKD" diff --json "$A" "$B" > "$W/d.json" 2> "$W/d.err"
 check "diff --json $(basename "$A") $(basename "$B") exits 0, nothing on stderr" \
@@ -41,7 +57,7 @@ check "--threshold 1 hides exactly the changes under 1 point" test \
 check "a capture against itself: every delta 0" test \
 	"$(jq '[.events[].symbols[] | select(.delta != 0)] | length' "$W/s.json")" = 0
 
-"$SKD" diff --svg "$W/d.svg" "$A" "$B" > /dev/null 2> "$W/svg.err"
+"$SKD" diff --svg "$W/d.svg" --event "$E" "$A" "$B" > /dev/null 2> "$W/svg.err"
 check "diff --svg writes a well-formed SVG (xmllint)" xmllint --noout "$W/d.svg"
 check "the SVG's frames: widths as NEW's counts (xml.etree)" \
 	python3 "$TOP/tests/analysis/helpers/svg_check.py" "$W/d.svg" \
@@ -64,8 +80,8 @@ bad() { # DESCRIPTION EXPECTED-MESSAGE ARGS...
 		sed 's/^/#   /' "$W/bad.err"
 	fi
 }
-bad "missing BASE" "No such file" --svg "$W/d.svg" "$W/missing.data" "$B"
-bad "one capture only" "give two captures" --svg "$W/d.svg" "$A"
+bad "missing BASE" "No such file" --svg "$W/d.svg" --event "$E" "$W/missing.data" "$B"
+bad "one capture only" "give two captures" --svg "$W/d.svg" --event "$E" "$A"
 bad "threshold not a number" "threshold takes a number" --threshold x "$A" "$B"
 bad "event not in NEW" "no samples of event nosuch" --event nosuch --svg "$W/d.svg" "$A" "$B"
 mkdir "$W/adir"

@@ -4,7 +4,8 @@
 
   diff_check.py shares BASE.perf NEW.perf DIFF.json
       For the first event both perf reports have: every symbol among
-      perf's top 10 (named, >= 0.1%) of either capture has skidless's
+      perf's top 10 (named, >= 0.5%: rarer symbols may be
+      another alias of one address) of either capture has skidless's
       base and new shares within 0.1 point of perf's and its delta within
       0.1 of perf's difference; rows sorted by the absolute delta.
   diff_check.py svg DIFF.svg BASE.folded NEW.folded
@@ -52,7 +53,7 @@ def shares(base_perf, new_perf, diff_json):
     top = set()
     for side in (pb[ev], pn[ev]):
         named = [k for k, v in sorted(side.items(), key=lambda x: -x[1])
-                 if v >= 0.1 and not k[1].startswith("0x")]
+                 if v >= 0.5 and not k[1].startswith("0x")]
         top.update(named[:10])
     bad = 0
     for k in sorted(top):
