@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Compare `go tool pprof -top` with `perf report --stdio --no-children
---sort sym` for one event: perf's top symbols (named, at least 0.5%: rarer ones may be named by
-another alias of the same address) must
-be in pprof's list with the same flat share within 0.1 point.
+--sort sym` for one event: perf's top symbols (named, at least 0.5%;
+rarer ones may be named by another alias of the same address) must be
+in pprof's list with the same flat share within 0.1 point.
 
     pprof_vs_perf.py PERF_REPORT PPROF_TOP EVENT [TOPN]
 """
