@@ -16,7 +16,7 @@ PACKAGES=(
 	clang libclang-rt-14-dev llvm
 	linux-perf
 	protobuf-c-compiler libprotobuf-c-dev zlib1g-dev
-	golang-go libxml2-dev libxml2-utils jq python3 perl
+	golang-go libxml2-dev libxml2-utils librsvg2-bin jq python3 perl
 )
 
 missing=()

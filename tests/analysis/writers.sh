@@ -5,7 +5,8 @@
 # symbols' shares, its mappings carry the programs' build-ids;
 # stackcollapse-perf.pl (FlameGraph's, vendored) makes of `skidless
 # script --perf` exactly what `convert -f folded` writes; the SVG flame
-# graph parses (xmllint, xml.etree) and its widths follow the counts;
+# graph parses (xmllint, xml.etree), renders (librsvg) and its widths
+# follow the counts;
 # every JSON line parses (python3, jq) and holds perf script's sample
 # (tid, time, period, ip, data address, branch stack). Then bad input: a clear message, exit
 # 1, the previous output untouched.
@@ -71,6 +72,8 @@ for f in $CAPS; do
 	# SVG.
 	"$SKD" convert -i "$f" -f svg -o "$W/$name.svg" 2> /dev/null
 	check "$name: the SVG is well-formed XML (xmllint)" xmllint --noout "$W/$name.svg"
+	check "$name: librsvg renders the SVG (rsvg-convert, to PNG)" \
+		rsvg-convert "$W/$name.svg" -o "$W/$name.png"
 	total=$(awk '{ s += $NF } END { print s + 0 }' "$W/$name.folded")
 	check "$name: the SVG's rectangles are as wide as their counts (xml.etree)" \
 		python3 "$TOP/tests/analysis/helpers/svg_check.py" "$W/$name.svg" "$total"

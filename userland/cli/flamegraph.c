@@ -85,13 +85,16 @@ static struct node *build(const struct stacks *s, bool samples)
 	return root;
 }
 
-static unsigned int depth(const struct node *n)
+/* Levels drawn: frames too narrow to draw do not make the image taller. */
+static unsigned int depth(const struct node *n, double scale)
 {
 	unsigned int d = 0, k;
 	size_t i;
 
+	if ((double)n->value * scale < MIN_WIDTH)
+		return 0;
 	for (i = 0; i < n->nk; i++) {
-		k = depth(n->kids[i]);
+		k = depth(n->kids[i], scale);
 		if (k > d)
 			d = k;
 	}
@@ -258,7 +261,8 @@ int flamegraph_write(const struct stacks *s, const struct flame_opts *o,
 	r.total = (double)root->value;
 	r.base_total = base ? (double)base->value : 0;
 	r.scale = root->value ? (IMAGE_WIDTH - 2 * XPAD) / root->value : 0;
-	r.height = (unsigned int)(TOP + BOTTOM + depth(root) * FRAME_HEIGHT);
+	r.height = (unsigned int)(TOP + BOTTOM + depth(root, r.scale) *
+				  FRAME_HEIGHT);
 	if (base)
 		max_delta(&r, root, base);
 
