@@ -3,8 +3,9 @@
 # TAP output, and the captures to test, either the VM's (CAPS_DIR VMBIN_DIR: CAPS_DIR/*.data,
 # resolved through CAPS_DIR/home's build-id cache when it has one, else
 # through VMBIN_DIR's programs added to a fresh cache) or, with no
-# arguments, three made here: perf record -e cpu-clock -g of hotpair.c
-# with two workload balances, and mkperf's file of PEBS and LBR samples.
+# arguments, four made here: perf record -e cpu-clock -g of hotpair.c
+# with two workload balances and one without -g, and mkperf's file of
+# PEBS and LBR samples.
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 SKD=${SKD:-$TOP/build/skidless}
 SC=$TOP/tests/analysis/helpers/stackcollapse-perf.pl
@@ -58,10 +59,14 @@ else
 	cc -O1 -g -fno-omit-frame-pointer -Wl,--build-id=sha1 -o "$W/hotpair" \
 		"$TOP/tests/analysis/helpers/hotpair.c" 2> "$W/cc.err" ||
 		{ out "not ok" "hotpair.c builds"; sed 's/^/#   /' "$W/cc.err"; finish; }
-	for r in 3 1; do
-		perf record -q -e cpu-clock -g -o "$W/hotpair$r.data" -- \
-			"$W/hotpair" 60000000 "$r" > /dev/null 2> "$W/rec.err" ||
-			{ out "not ok" "perf record -e cpu-clock -g (perf_event_paranoid?)"
+	# Two balances with call chains, and one without (perf script
+	# prints its ip on the sample's line).
+	for r in 3 1 nog; do
+		g=-g
+		[ $r != nog ] || g=
+		perf record -q -e cpu-clock $g -o "$W/hotpair$r.data" -- \
+			"$W/hotpair" 60000000 "${r/nog/2}" > /dev/null 2> "$W/rec.err" ||
+			{ out "not ok" "perf record -e cpu-clock $g (perf_event_paranoid?)"
 			  sed 's/^/#   /' "$W/rec.err"; finish; }
 	done
 	# And a file of PEBS memory samples and LBR stacks written through
@@ -75,5 +80,6 @@ else
 		{ out "not ok" "mkperf writes synth.data"; sed 's/^/#   /' "$W/cc.err"; finish; }
 	CAPS="$W/hotpair3.data
 $W/hotpair1.data
+$W/hotpairnog.data
 $W/synth.data"
 fi
