@@ -364,6 +364,7 @@ int diff_main(int argc, char *argv[])
 	path[0] = argv[optind];
 	path[1] = argv[optind + 1];
 	for (i = 0; i < 2; i++) {
+		/* Both operands are the captures: nothing is left over. */
 		p[i] = load_input(0, argv, 0, path[i]);
 		if (!p[i])
 			goto out;
@@ -373,9 +374,12 @@ int diff_main(int argc, char *argv[])
 		goto out;
 	}
 	compute(&d);
-	if (json ? print_json(&d, path, threshold) :
-		   (print_text(&d, path, threshold), 0))
-		goto out;
+	if (json) {
+		if (print_json(&d, path, threshold))
+			goto out;
+	} else {
+		print_text(&d, path, threshold);
+	}
 	if (svg && write_diff_svg(p, path, event, svg))
 		goto out;
 	for (i = 0; i < 2; i++)
