@@ -11,7 +11,7 @@
 #include "writers.h"
 
 static const char usage_text[] =
-	"Usage: %s %s [-i FILE] [--all]\n"
+	"Usage: %s %s [-i FILE] [--all | --perf]\n"
 	"\n"
 	"Print every sample of a capture: command, pid/tid, CPU, time, period,\n"
 	"event (PMU backends), mode (U user, K kernel; a * after it: the ip is\n"
