@@ -52,7 +52,7 @@ for f in $CAPS; do
 	# script --perf against perf script, sample by sample.
 	"$SKD" script --perf -i "$f" > "$W/$name.sp" 2> /dev/null
 	perf script -i "$f" > "$W/$name.pp" 2> /dev/null
-	check "$name: script --perf has perf script's samples and frames ($(python3 "$TOP/tests/analysis/helpers/script_vs_perf.py" "$W/$name.sp" "$W/$name.pp" 2>&1 | tail -1))" \
+	check "$name: script --perf has perf script's samples and frames ($(python3 "$TOP/tests/analysis/helpers/script_vs_perf.py" "$W/$name.sp" "$W/$name.pp" 2>&1 | head -1))" \
 		python3 "$TOP/tests/analysis/helpers/script_vs_perf.py" "$W/$name.sp" "$W/$name.pp"
 
 	# folded = stackcollapse-perf.pl of script --perf.

@@ -114,6 +114,22 @@ static void test_folded_merge_and_order(void **state)
 	stacks_free(&s);
 }
 
+/* Same name in two objects: one folded line, as the text cannot tell. */
+static void test_folded_same_name_two_objects(void **state)
+{
+	struct skd_frame f[2] = { user("memmove", "/lib/ld.so"),
+				  user("main", "/bin/x") };
+	struct stacks s = { 0 };
+
+	(void)state;
+	assert_int_equal(stacks_add(&s, "p", f, 2, 1), 0);
+	f[0] = user("memmove", "/lib/libc.so.6");
+	assert_int_equal(stacks_add(&s, "p", f, 2, 2), 0);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.v[0]->period, 3);
+	stacks_free(&s);
+}
+
 static size_t count_elements(xmlNode *n, const char *name)
 {
 	size_t c = 0;
@@ -454,6 +470,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_folded_names),
 		cmocka_unit_test(test_folded_merge_and_order),
+		cmocka_unit_test(test_folded_same_name_two_objects),
 		cmocka_unit_test(test_svg),
 		cmocka_unit_test(test_svg_diff),
 		cmocka_unit_test(test_pprof),

@@ -59,12 +59,15 @@ static int grow(void **v, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-/* The index of the frame (@name, @dso, @kernel, @comm), added if new. */
+/*
+ * The index of the frame named @name (@comm: the root), added if new.
+ * Frames are their folded names, as the folded text tells them apart:
+ * two objects' memmove are one frame, coloured by the first seen.
+ */
 static int frame_id(struct stacks *s, const char *name, const char *dso,
 		    bool kernel, bool comm, uint32_t *out)
 {
-	uint64_t h = skd_hash_str(skd_hash_str(SKD_HASH_INIT, name), dso) ^
-		     (kernel ? 1 : 0) ^ (comm ? 2 : 0);
+	uint64_t h = skd_hash_str(SKD_HASH_INIT, name) ^ (comm ? 2 : 0);
 	uintptr_t head = (uintptr_t)skd_hmap_get(&s->frame_map, h);
 	uint32_t i;
 	struct stack_frame *f;
@@ -72,8 +75,7 @@ static int frame_id(struct stacks *s, const char *name, const char *dso,
 
 	for (i = (uint32_t)head; i; i = s->frame_next[i - 1]) {
 		f = &s->frames[i - 1];
-		if (f->kernel == kernel && f->comm == comm &&
-		    !strcmp(f->name, name) && !strcmp(f->dso, dso)) {
+		if (f->comm == comm && !strcmp(f->name, name)) {
 			*out = i - 1;
 			return 0;
 		}

@@ -9,16 +9,29 @@
  *   (blank line)
  *
  * The comm starts the line (the script wants no leading blank); frames
- * leaf first; an unnamed frame is "[unknown]" as perf prints it. As perf
- * does, a frame in an object shows the address in the object's own terms
- * (what addr2line takes: stackcollapse-perf.pl --inline runs it).
+ * leaf first; an unnamed frame is "[unknown]" as perf prints it, and a
+ * frame's address is the one perf prints (relative to its file).
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "stacks.h"
 #include "writers.h"
+
+/*
+ * As perf shows a call chain's address: in a file-backed mapping (or the
+ * vdso) relative to the file, ip - start + offset, whatever the object's
+ * type; elsewhere (kernel, anonymous code, unmapped) the ip itself.
+ */
+static uint64_t shown_addr(const struct skd_frame *f)
+{
+	if (f->kernel || f->map_end <= f->map_start || !f->path ||
+	    (f->path[0] != '/' && strcmp(f->path, "[vdso]")))
+		return f->ip;
+	return f->ip - f->map_start + f->map_pgoff;
+}
 
 static void sample(struct skd_profile *p, const struct skd_event *ev,
 		   void *arg)
@@ -36,8 +49,7 @@ static void sample(struct skd_profile *p, const struct skd_event *ev,
 		stacks_event_label(p, ev->sample.rec->event));
 	for (i = 0; i < n; i++) {
 		skd_profile_frame(p, ev, i, &f);
-		/* As perf: a user frame's address in its object's terms. */
-		fprintf(out, "\t%16" PRIx64 " ", f.obj_addr ? f.obj_addr : f.ip);
+		fprintf(out, "\t%16" PRIx64 " ", shown_addr(&f));
 		if (f.sym)
 			fprintf(out, "%s+0x%" PRIx64, f.sym, f.off);
 		else

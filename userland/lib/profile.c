@@ -807,7 +807,6 @@ static void resolve(struct skd_profile *p, const struct skd_event *ev,
 	f->line = sym.line;
 	f->nr_inline = sym.nr_inline;
 	f->inl = sym.inl;
-	f->obj_addr = f->kernel ? 0 : sym.obj_addr;
 }
 
 void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,

@@ -48,8 +48,6 @@ struct skd_frame {
 	const char *path;
 	const char *build_id;
 	uint64_t map_start, map_end, map_pgoff;
-	/* ip in the object's own ELF addresses (addr2line's); 0 unknown. */
-	uint64_t obj_addr;
 };
 
 /* Load @path; on failure returns -errno with a sentence in @err. */

@@ -245,10 +245,8 @@ void skd_symbolize_user(struct skd_symbolizer *s, uint32_t pid,
 	if (path[0] != '/' && !(build_id && !strcmp(path, SKD_VDSO_NAME)))
 		return;
 	d = get_dso(s, path, build_id);
-	if (!d || skd_dso_offset_to_vaddr(d, lookup - start + pgoff, &vaddr))
-		return;
-	out->obj_addr = vaddr + (ip - lookup);
-	if (skd_dso_lookup(d, vaddr, &ds) || !ds.name)
+	if (!d || skd_dso_offset_to_vaddr(d, lookup - start + pgoff, &vaddr) ||
+	    skd_dso_lookup(d, vaddr, &ds) || !ds.name)
 		return;
 	out->name = ds.name;
 	out->off = vaddr + (ip - lookup) - ds.start;

@@ -39,8 +39,6 @@ struct skd_symbol {
 	unsigned int line;
 	unsigned int nr_inline;	/* functions inlined there, innermost first */
 	const struct skd_srcloc *inl;
-	/* The address in the object's own ELF terms (addr2line's); 0 unknown. */
-	uint64_t obj_addr;
 };
 
 struct skd_symbolizer;
