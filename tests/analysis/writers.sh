@@ -112,4 +112,10 @@ bad_input "output is a directory" "is a directory" -i "$f" -f svg -o "$B/adir"
 bad_input "output directory missing" "cannot create a file beside" -i "$f" -f jsonl -o "$B/nodir/x"
 "$SKD" convert -i "$f" -f pprof > /dev/null 2> "$W/bad.err"
 check "pprof to a pipe works (binary refused on a terminal only)" test $? = 0
+for fmt in pprof jsonl folded svg perf-script; do
+	"$SKD" convert -i "$f" -f $fmt > /dev/full 2> "$W/full.err"
+	rc=$?
+	check "standard output full (-f $fmt): exit 1, '$(head -1 "$W/full.err")'" \
+		test $rc = 1 -a "$(cat "$W/full.err")" = "skidless: writing standard output: No space left on device"
+done
 finish

@@ -156,9 +156,8 @@ int convert_main(int argc, char *argv[])
 
 		ret = write_atomically(output, run_writer, &j);
 	} else {
-		ret = w->write(p, stdout, &a);
-		if (!ret && fflush(stdout))
-			ret = -errno;
+		errno = 0;
+		ret = finish_stdout(w->write(p, stdout, &a));
 	}
 	warn_capture_problems(a.input, skd_profile_totals(p));
 	skd_profile_free(p);

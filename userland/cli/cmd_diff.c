@@ -384,7 +384,7 @@ int diff_main(int argc, char *argv[])
 		goto out;
 	for (i = 0; i < 2; i++)
 		warn_capture_problems(path[i], skd_profile_totals(p[i]));
-	ret = fflush(stdout) ? 1 : 0;
+	ret = finish_stdout(0) ? 1 : 0;
 out:
 	free_diff(&d);
 	for (i = 0; i < 2; i++)

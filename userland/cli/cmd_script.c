@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "outfile.h"
 #include "profile.h"
 #include "report_common.h"
 #include "subcommands.h"
@@ -195,5 +196,5 @@ int script_main(int argc, char *argv[])
 		skd_profile_walk(p, all, print_record, NULL);
 	warn_capture_problems(input, skd_profile_totals(p));
 	skd_profile_free(p);
-	return fflush(stdout) ? 1 : 0;
+	return finish_stdout(0) ? 1 : 0;
 }

@@ -66,3 +66,18 @@ int write_atomically(const char *path, int (*fn)(FILE *f, void *arg),
 	free(tmp);
 	return ret;
 }
+
+int finish_stdout(int ret)
+{
+	int err = errno;	/* a failed write's, when @ret is -EIO */
+
+	if (fflush(stdout))
+		err = errno;
+	else if (!ferror(stdout) && ret != -EIO)
+		return ret;
+	if (!err)
+		err = EIO;
+	fprintf(stderr, "%s: writing standard output: %s\n", PROG_NAME,
+		strerror(err));
+	return -err;
+}

@@ -16,4 +16,10 @@
 int write_atomically(const char *path, int (*fn)(FILE *f, void *arg),
 		     void *arg);
 
+/*
+ * Flush standard output; when that fails, or @ret says the writing did
+ * (-EIO), say why on stderr. Returns 0 when all went out, else -errno.
+ */
+int finish_stdout(int ret);
+
 #endif /* _SKD_OUTFILE_H */
