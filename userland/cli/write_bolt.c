@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `convert -f bolt --binary PATH`: the LBR branches of a capture in the
+ * fdata text llvm-bolt reads with -data=FILE, the file perf2bolt writes
+ * from the same perf.data:
+ *
+ *   1 FROM_FUNC FROM_OFF 1 TO_FUNC TO_OFF MISPREDICTS COUNT
+ *
+ * offsets in hex from the function's start, "0 [unknown] 0" for an end
+ * outside the binary's functions, one line per (from, to) pair. Only the
+ * taken branches: perf2bolt adds the fall-throughs it finds between two
+ * branches by disassembling the function, which llvm-bolt infers again
+ * from the same branches.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hmap.h"
+#include "opt_binary.h"
+#include "opt_writers.h"
+#include "subcommands.h"
+
+struct edge {
+	uint64_t key;		/* from location << 32 | to location */
+	uint64_t count, mispred;
+};
+
+struct bolt_state {
+	struct skd_hmap edges;	/* key -> struct edge */
+	struct edge **v;
+	size_t n;
+	uint64_t skipped;	/* both ends outside, or offsets past 4 GiB */
+	int err;
+};
+
+/* A location: 0 outside the binary's functions, else file offset + 1. */
+static uint64_t location(struct opt_binary *b, struct skd_profile *p,
+			 const struct skd_event *ev, uint64_t addr)
+{
+	uint64_t off, foff;
+
+	if (!opt_binary_offset(b, p, ev, addr, &off) ||
+	    !opt_binary_func(b, off, &foff) || off >= UINT64_C(0xffffffff))
+		return 0;
+	return off + 1;
+}
+
+static void add_edge(struct bolt_state *s, uint64_t key, bool mispred)
+{
+	struct edge *e = skd_hmap_get(&s->edges, key);
+
+	if (!e) {
+		e = skd_hmap_get_or_new(&s->edges, key, sizeof(*e));
+		if (!e) {
+			s->err = -ENOMEM;
+			return;
+		}
+		e->key = key;
+	}
+	e->count++;
+	e->mispred += mispred;
+}
+
+static void free_edge(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	free(val);
+}
+
+static void collect(uint64_t key, void *val, void *arg)
+{
+	struct bolt_state *s = arg;
+
+	(void)key;
+	s->v[s->n++] = val;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	const struct edge *const *x = a, *const *y = b;
+
+	return (*x)->key < (*y)->key ? -1 : (*x)->key > (*y)->key;
+}
+
+static void put_location(FILE *out, const struct opt_binary *b, uint64_t loc)
+{
+	const struct opt_func *f;
+	uint64_t off = 0;
+
+	f = loc ? opt_binary_func(b, loc - 1, &off) : NULL;
+	if (f)
+		fprintf(out, "1 %s %" PRIx64 " ", f->name, off);
+	else
+		fputs("0 [unknown] 0 ", out);
+}
+
+int write_bolt(struct skd_profile *p, FILE *out, const struct writer_args *a)
+{
+	struct bolt_state s = { 0 };
+	struct opt_binary b;
+	size_t n, i;
+	unsigned int k;
+	int ret;
+
+	if (!a->binary) {
+		fprintf(stderr, "%s convert: -f bolt needs --binary PATH, the "
+			"program to optimize\n", PROG_NAME);
+		return -EINVAL;
+	}
+	ret = opt_binary_open(&b, a->binary, "convert");
+	if (ret)
+		return ret;
+	ret = opt_binary_check(&b, p, a->input, "convert", true);
+	n = skd_profile_nr_samples(p);
+	for (i = 0; !ret && i < n && !s.err; i++) {
+		struct skd_event ev;
+
+		skd_profile_sample(p, i, &ev);
+		for (k = 0; ev.sample.branches && k < ev.sample.nr_branches; k++) {
+			const struct skd_branch_entry *e = &ev.sample.branches[k];
+			uint64_t from = location(&b, p, &ev, e->from);
+			uint64_t to = location(&b, p, &ev, e->to);
+
+			if (!from && !to) {
+				s.skipped++;
+				continue;
+			}
+			add_edge(&s, from << 32 | to,
+				 !!(e->info & SKD_BR_INFO_MISPRED));
+		}
+	}
+	if (!ret && s.err)
+		ret = s.err;
+	if (!ret) {
+		s.v = malloc((s.edges.len ? s.edges.len : 1) * sizeof(*s.v));
+		if (!s.v)
+			ret = -ENOMEM;
+	}
+	if (!ret) {
+		skd_hmap_each(&s.edges, collect, &s);
+		qsort(s.v, s.n, sizeof(*s.v), by_key);
+		for (i = 0; i < s.n; i++) {
+			put_location(out, &b, s.v[i]->key >> 32);
+			put_location(out, &b, s.v[i]->key & UINT64_C(0xffffffff));
+			fprintf(out, "%" PRIu64 " %" PRIu64 "\n", s.v[i]->mispred,
+				s.v[i]->count);
+		}
+		if (s.skipped)
+			fprintf(stderr, "%s convert: %" PRIu64 " branches with "
+				"neither end in %s left out\n", PROG_NAME,
+				s.skipped, a->binary);
+	}
+	if (ret == -ENOMEM)
+		fprintf(stderr, "%s convert: out of memory\n", PROG_NAME);
+	free(s.v);
+	skd_hmap_each(&s.edges, free_edge, NULL);
+	skd_hmap_free(&s.edges);
+	opt_binary_close(&b);
+	return ret;
+}
