@@ -15,7 +15,7 @@
  * over and over, ending with the loop's last branch, and its IP is the
  * first branch's source (where the loop goes on). DEPTH a multiple of
  * the number of branches gives each branch DEPTH/NBRANCHES entries per
- * sample.
+ * sample. DEPTH 0: a capture without branch stacks (plain `record`).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -123,7 +123,7 @@ int main(int argc, char *argv[])
 			SKD_BR_INFO_CYC_VALID | 5 |
 			(m == 'm' ? SKD_BR_INFO_MISPRED : 0) };
 	}
-	if (!depth || depth > 32)
+	if (depth > 32 || !nbr)
 		return 2;
 
 	/* As cmd_record.c sets up `record -b --backend sim:skylake`. */
@@ -132,7 +132,7 @@ int main(int argc, char *argv[])
 	cfg.ring_pages = 64;
 	cfg.sample_period = ev.sample_period;
 	cfg.nr_events = 1;
-	cfg.branch_sample = SKD_BRANCH_ANY | SKD_BRANCH_USER;
+	cfg.branch_sample = depth ? SKD_BRANCH_ANY | SKD_BRANCH_USER : 0;
 	pmu.backend = SKD_BACKEND_SIM;
 	pmu.branch_sample = cfg.branch_sample;
 	pmu.events[0] = ev;
@@ -184,6 +184,11 @@ int main(int argc, char *argv[])
 		s->id = (struct skd_rec_id){ t, 0, PID, PID, 0 };
 		s->ip = br[0].from;
 		s->period = ev.sample_period;
+		s->hdr.size = sizeof(*s);
+		if (!depth) {
+			put();
+			continue;
+		}
 		s->fields = SKD_SAMPLE_BRANCHES;
 		b = (void *)(s + 1);
 		b->nr = (uint16_t)depth;

@@ -1,0 +1,209 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The optimizers read skidless's LBR captures, and `skidless convert`'s
+# feeds equal what they make of them. TAP on stdout.
+#
+#   tests/analysis/optimizers.sh CAPS_DIR VMBIN_DIR
+#
+# 1. Built here: opt_target.c compiled, its call, return and loop branch
+#    found by objdump, and a capture of it written by mklbr.c through
+#    record's real output stage, so every count is known by construction.
+#    perf2bolt (Debian bolt-15) must write exactly those branches, and
+#    `convert -f bolt` the same lines; llvm-bolt must take our fdata.
+#    AutoFDO (Debian autofdo): create_llvm_prof must make a profile naming
+#    the hot functions, sample_merger's text of the perf.data must equal
+#    `convert -f autofdo` byte for byte, and create_llvm_prof must make the
+#    same profile of either. Bad input: a clear message and exit 1.
+# 2. The VM's captures in CAPS_DIR with branch stacks (HOME=CAPS_DIR/home
+#    holds their build-id cache), for the program VMBIN_DIR/busyloop: the
+#    same comparisons, perf2bolt's fall-through lines aside.
+set -uo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+CAPS=${1:?usage: optimizers.sh CAPS_DIR VMBIN_DIR}
+VMBIN=${2:?usage: optimizers.sh CAPS_DIR VMBIN_DIR}
+SKD=$TOP/build/skidless
+L=$TOP/userland/lib
+C=$TOP/userland/cli
+# perf2bolt is llvm-bolt under another name; /usr/bin/perf2bolt-15 runs
+# llvm-bolt's optimizing mode (the name must end in perf2bolt).
+BOLTBIN=/usr/lib/llvm-15/bin
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+n=0
+fails=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() {
+	n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"
+	[ -n "${2:-}" ] && [ -s "$2" ] && sed -n '1,15s/^/#   /p' "$2"
+}
+check() { local d=$1; shift; if "$@" > "$W/last.err" 2>&1; then ok "$d"; else notok "$d" "$W/last.err"; fi; }
+# The lines of two files, sorted, are the same.
+same_lines() { diff -u <(sort "$1") <(sort "$2"); }
+
+for tool in "$BOLTBIN/perf2bolt" "$BOLTBIN/llvm-bolt" create_llvm_prof \
+	sample_merger llvm-profdata perf objdump nm; do
+	if ! command -v "$tool" > /dev/null; then
+		notok "$tool is installed (tests/deps.sh)"
+		echo "1..$n"
+		exit 1
+	fi
+done
+
+# ---- 1. a capture made here ----
+export HOME=$W/home
+mkdir -p "$HOME"
+T=$W/opt_target
+# DWARF 4: AutoFDO 0.19 reads no DWARF 5 (GCC 12's default).
+cc -std=c11 -O1 -gdwarf-4 -fno-pie -no-pie -Wl,--emit-relocs \
+	-Wl,--build-id=sha1 -o "$T" "$TOP/tests/analysis/opt_target.c" 2> "$W/last.err"
+check "opt_target builds" test $? = 0
+cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -I"$TOP/uapi" \
+	-I"$TOP/kmod" -I"$TOP/kmod/intel" -I"$TOP/kmod/host" -I"$L" -I"$C" \
+	-o "$W/mklbr" "$TOP/tests/analysis/mklbr.c" "$C/record_output.c" \
+	"$L/buildid.c" "$L/buildid_cache.c" "$L/capture.c" "$L/decode.c" \
+	"$L/hmap.c" "$L/perfdata_conv.c" "$L/data_src.c" "$L/perfdata_host.c" \
+	"$L/perfdata_write.c" "$L/readall.c" "$L/symbols.c" -ldw -lelf 2> "$W/last.err"
+check "mklbr builds" test $? = 0
+
+# The loop's three branches, by objdump: opt_hot's call of opt_leaf,
+# opt_leaf's return, and opt_hot's jump back to the top of the loop.
+objdump -d --no-show-raw-insn "$T" > "$W/dis"
+body() { awk -v f="<$1>:" '$2 == f { on = 1; next } on && /^$/ { exit } on' "$W/dis"; }
+call=$(body opt_hot | awk '$2 == "call" && /<opt_leaf>/ { sub(":", "", $1); print $1 }')
+target=$(body opt_hot | awk '$2 == "call" && /<opt_leaf>/ { print $3 }')
+after=$(body opt_hot | awk -v c="$call:" 'p { sub(":", "", $1); print $1; exit } $1 == c { p = 1 }')
+ret=$(body opt_leaf | awk '$2 == "ret" { sub(":", "", $1); print $1 }')
+back=$(body opt_hot | awk '$2 ~ /^j/ && $2 != "jmp" { sub(":", "", $1); print $1, $3 }' |
+	while read -r from to; do
+		[ $((0x$to)) -lt $((0x$from)) ] && { echo "$from $to"; break; }
+	done)
+hot=$(nm "$T" | awk '$3 == "opt_hot" { print $1 }')
+leaf=$(nm "$T" | awk '$3 == "opt_leaf" { print $1 }')
+check "objdump finds the loop's branches (call $call, ret $ret, back ${back:-none})" \
+	test -n "$call" -a -n "$after" -a -n "$ret" -a -n "$back" -a -n "$hot" -a -n "$leaf"
+read -r jcc top <<< "$back"
+NS=200
+DEPTH=15	# 5 of each branch per sample: each counted 5 * NS times
+EACH=$((NS * DEPTH / 3))
+F=$W/lbr.data
+"$W/mklbr" "$F" "$T" $NS $DEPTH "$call-$target" "$ret-$after" "$jcc-$top:m" 2> "$W/last.err"
+check "mklbr writes an LBR capture of opt_target" test $? = 0
+check "perf reads it: branch stacks in the header" \
+	sh -c "perf report --header-only -i '$F' | grep -q 'contains samples with branch stack'"
+
+# What perf2bolt must write, by construction: offsets from the functions.
+off() { printf '%x' $((0x$1 - 0x$2)); }
+{
+	echo "1 opt_hot $(off "$call" "$hot") 1 opt_leaf 0 0 $EACH"
+	echo "1 opt_leaf $(off "$ret" "$leaf") 1 opt_hot $(off "$after" "$hot") 0 $EACH"
+	echo "1 opt_hot $(off "$jcc" "$hot") 1 opt_hot $(off "$top" "$hot") $EACH $EACH"
+} > "$W/want.fdata"
+"$BOLTBIN/perf2bolt" -p "$F" -o "$W/p2b.fdata" "$T" > "$W/p2b.log" 2>&1
+check "perf2bolt reads our capture (exit 0)" test $? = 0
+check "perf2bolt matched the build-id and read all $NS samples" \
+	sh -c "grep -q 'matched build-id' '$W/p2b.log' &&
+	       grep -q 'read $NS samples and $((NS * DEPTH)) LBR entries' '$W/p2b.log'"
+check "perf2bolt's fdata holds exactly the branches written (by construction)" \
+	same_lines "$W/want.fdata" "$W/p2b.fdata"
+"$SKD" convert -i "$F" -f bolt --binary "$T" -o "$W/skd.fdata" 2> "$W/last.err"
+check "skidless convert -f bolt" test $? = 0
+check "convert -f bolt equals perf2bolt's fdata (sorted lines)" \
+	same_lines "$W/p2b.fdata" "$W/skd.fdata"
+"$BOLTBIN/llvm-bolt" "$T" -o "$W/opt_target.bolt" -data="$W/skd.fdata" \
+	-reorder-blocks=ext-tsp > "$W/bolt.log" 2>&1
+check "llvm-bolt takes our fdata (exit 0)" test $? = 0
+check "llvm-bolt used the profile (2 functions with a profile, no stale data)" \
+	sh -c "grep -q 'BOLT-INFO: 2 out of [0-9]* functions in the binary .* have non-empty execution profile' '$W/bolt.log' &&
+	       ! grep -q 'invalid\|stale\|BOLT-ERROR' '$W/bolt.log'"
+check "the BOLTed opt_target runs" "$W/opt_target.bolt"
+
+create_llvm_prof --profile="$F" --binary="$T" --out="$W/afdo.prof" > "$W/cllp.log" 2>&1
+check "create_llvm_prof reads our capture (exit 0)" test $? = 0
+check "its profile is not empty" test -s "$W/afdo.prof"
+llvm-profdata show --sample "$W/afdo.prof" > "$W/afdo.show" 2> "$W/last.err"
+check "llvm-profdata shows opt_leaf with $EACH samples in its body" \
+	grep -q "Function: opt_leaf: [0-9]*, $EACH," "$W/afdo.show"
+check "llvm-profdata shows opt_hot calling opt_leaf $EACH times" \
+	grep -q "calls: opt_leaf:$EACH" "$W/afdo.show"
+sample_merger --profile="$F" --binary="$T" --output_file="$W/sm.afdo" > /dev/null 2>&1
+check "sample_merger writes AutoFDO's text of our capture" test -s "$W/sm.afdo"
+check "AutoFDO counts the branches written: $EACH each" sh -c \
+	"[ \$(sed -n '/->/p' '$W/sm.afdo' | grep -c ':$EACH\$') = 3 ]"
+"$SKD" convert -i "$F" -f autofdo --binary "$T" -o "$W/skd.afdo" 2> "$W/last.err"
+check "skidless convert -f autofdo" test $? = 0
+check "convert -f autofdo equals sample_merger's text byte for byte" \
+	cmp "$W/sm.afdo" "$W/skd.afdo"
+create_llvm_prof --profiler=text --profile="$W/skd.afdo" --binary="$T" \
+	--format=text --out="$W/from_text.prof" > /dev/null 2>&1
+check "create_llvm_prof --profiler=text takes our text" test -s "$W/from_text.prof"
+create_llvm_prof --profile="$F" --binary="$T" --format=text \
+	--out="$W/from_data.prof" > /dev/null 2>&1
+check "and makes the same profile as from the perf.data" \
+	cmp "$W/from_data.prof" "$W/from_text.prof"
+
+# Bad input: a clear message, exit 1, no output file.
+"$W/mklbr" "$W/nolbr.data" "$T" 20 0 "$call-$target" 2> "$W/last.err"
+check "mklbr writes a capture without branch stacks" test $? = 0
+bad() { # bad DESC PATTERN ARGS...: exit 1, PATTERN on stderr, no file
+	local d=$1 pat=$2
+	shift 2
+	rm -f "$W/bad.out"
+	"$SKD" convert -o "$W/bad.out" "$@" > /dev/null 2> "$W/bad.err"
+	local rc=$?
+	if [ $rc = 1 ] && grep -q "$pat" "$W/bad.err" && [ ! -e "$W/bad.out" ]; then
+		ok "$d: exit 1, says '$pat'"
+	else
+		notok "$d: exit $rc, wanted 1 and '$pat'" "$W/bad.err"
+	fi
+}
+bad "bolt from a capture without branch stacks" "no branch stacks.*record -b" \
+	-i "$W/nolbr.data" -f bolt --binary "$T"
+bad "bolt without --binary" "needs --binary" -i "$F" -f bolt
+bad "autofdo without --binary" "needs --binary" -i "$F" -f autofdo
+bad "--binary that does not exist" "No such file" -i "$F" -f bolt \
+	--binary "$W/nonexistent"
+bad "--binary not in the capture" "no sample or branch .* lies in" -i "$F" \
+	-f autofdo --binary /bin/true
+bad "--binary not an ELF file" "not an ELF file" -i "$F" -f bolt \
+	--binary "$TOP/README"
+
+# ---- 2. the VM's captures ----
+B=$VMBIN/busyloop
+export HOME=$CAPS/home
+vm=0
+for f in "$CAPS"/*.data; do
+	[ -e "$f" ] || continue
+	name=$(basename "$f" .data)
+	perf report --header-only -i "$f" 2> /dev/null |
+		grep -q 'contains samples with branch stack' || continue
+	"$SKD" convert -i "$f" -f bolt --binary "$B" -o "$W/$name.skd.fdata" \
+		2> "$W/$name.cerr" || continue	# busyloop not in this capture
+	vm=$((vm + 1))
+	"$BOLTBIN/perf2bolt" -p "$f" -o "$W/$name.p2b.fdata" "$B" > "$W/$name.p2b.log" 2>&1
+	check "$name: perf2bolt reads the VM's capture" test $? = 0
+	# perf2bolt adds the fall-throughs between branches (mispredicts 0,
+	# from a block's last instruction to the next): compare the rest.
+	sort "$W/$name.skd.fdata" > "$W/$name.a"
+	awk 'NR == FNR { k[$1" "$2" "$3" "$4" "$5" "$6] = 1; next }
+	     ($1" "$2" "$3" "$4" "$5" "$6) in k' "$W/$name.a" "$W/$name.p2b.fdata" |
+		sort > "$W/$name.b"
+	check "$name: perf2bolt has our every branch with the same counts" \
+		diff -u "$W/$name.a" "$W/$name.b"
+	check "$name: our fdata is not empty" test -s "$W/$name.a"
+	check "$name: perf2bolt's other lines are fall-throughs (no mispredicts)" \
+		sh -c "sort '$W/$name.p2b.fdata' | comm -23 - '$W/$name.b' |
+		       awk '\$7 != 0 { print; bad = 1 } END { exit bad }'"
+	sample_merger --profile="$f" --binary="$B" --output_file="$W/$name.sm" > /dev/null 2>&1
+	"$SKD" convert -i "$f" -f autofdo --binary "$B" -o "$W/$name.afdo" 2> "$W/last.err"
+	check "$name: convert -f autofdo equals sample_merger's text" \
+		cmp "$W/$name.sm" "$W/$name.afdo"
+	create_llvm_prof --profile="$f" --binary="$B" --format=text \
+		--out="$W/$name.prof" > /dev/null 2>&1
+	check "$name: create_llvm_prof makes a profile naming busyloop's functions" \
+		grep -q "^[a-z_]*:[0-9]*:" "$W/$name.prof"
+done
+check "the VM's captures in $CAPS include LBR captures of busyloop" test $vm -gt 0
+
+echo "1..$n"
+[ $fails = 0 ]
