@@ -142,6 +142,22 @@ create_llvm_prof --profile="$F" --binary="$T" --format=text \
 check "and makes the same profile as from the perf.data" \
 	cmp "$W/from_data.prof" "$W/from_text.prof"
 
+# Pipe mode (`record -o -`): AutoFDO's reader refuses a stream with a
+# BUILD_ID or BRANCH_STACK HEADER_FEATURE record, which perf never sends.
+# (perf2bolt needs a file: perf script adds symbols to a stream's lines.)
+"$W/mklbr" - "$T" $NS $DEPTH "$call-$target" "$ret-$after" "$jcc-$top:m" \
+	> "$W/pipe.data" 2> "$W/last.err"
+check "mklbr writes the capture in pipe mode" test $? = 0
+sample_merger --profile="$W/pipe.data" --binary="$T" --output_file="$W/pipe.sm" \
+	> "$W/last.err" 2>&1
+check "AutoFDO reads our pipe mode: the same text as from the file" \
+	cmp "$W/sm.afdo" "$W/pipe.sm"
+check "perf buildid-list finds opt_target's build-id in the stream" sh -c \
+	"perf buildid-list -i '$W/pipe.data' | grep -q \"^\$(readelf -n '$T' |
+	 sed -n 's/.*Build ID: //p') .*opt_target\$\""
+"$SKD" convert -i "$W/pipe.data" -f bolt --binary "$T" -o "$W/pipe.fdata" 2> "$W/last.err"
+check "convert reads the stream: the same fdata" same_lines "$W/skd.fdata" "$W/pipe.fdata"
+
 # Bad input: a clear message, exit 1, no output file.
 "$W/mklbr" "$W/nolbr.data" "$T" 20 0 "$call-$target" 2> "$W/last.err"
 check "mklbr writes a capture without branch stacks" test $? = 0
