@@ -161,6 +161,11 @@ check "convert reads the stream: the same fdata" same_lines "$W/skd.fdata" "$W/p
 # Bad input: a clear message, exit 1, no output file.
 "$W/mklbr" "$W/nolbr.data" "$T" 20 0 "$call-$target" 2> "$W/last.err"
 check "mklbr writes a capture without branch stacks" test $? = 0
+sample_merger --profile="$W/nolbr.data" --binary="$T" --output_file="$W/nolbr.sm" \
+	> /dev/null 2>&1
+"$SKD" convert -i "$W/nolbr.data" -f autofdo --binary "$T" -o "$W/nolbr.afdo" 2> "$W/last.err"
+check "without branch stacks, convert -f autofdo equals sample_merger (addresses only)" \
+	cmp "$W/nolbr.sm" "$W/nolbr.afdo"
 bad() { # bad DESC PATTERN ARGS...: exit 1, PATTERN on stderr, no file
 	local d=$1 pat=$2
 	shift 2
