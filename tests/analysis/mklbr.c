@@ -15,7 +15,9 @@
  * over and over, ending with the loop's last branch, and its IP is the
  * first branch's source (where the loop goes on). DEPTH a multiple of
  * the number of branches gives each branch DEPTH/NBRANCHES entries per
- * sample. DEPTH 0: a capture without branch stacks (plain `record`).
+ * sample. DEPTH 0: a capture without branch stacks. A "g" after DEPTH
+ * adds a call chain (the IP, then the first branch's source as the
+ * caller), as `skidless record -b` records by default.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -99,6 +101,8 @@ int main(int argc, char *argv[])
 	struct record_output *o;
 	char path[4096];
 	struct stat st;
+	bool chain;
+	char *end;
 
 	if (argc < 6) {
 		fprintf(stderr, "usage: mklbr OUT BINARY NSAMPLES DEPTH FROM-TO[:m]...\n");
@@ -110,7 +114,8 @@ int main(int argc, char *argv[])
 		return 1;
 	}
 	nsamples = (unsigned int)strtoul(argv[3], NULL, 0);
-	depth = (unsigned int)strtoul(argv[4], NULL, 0);
+	depth = (unsigned int)strtoul(argv[4], &end, 10);
+	chain = *end == 'g';
 	for (i = 5; i < (unsigned int)argc && nbr < MAX_BR; i++, nbr++) {
 		unsigned long long f, to;
 		char m = 0;
@@ -132,6 +137,7 @@ int main(int argc, char *argv[])
 	cfg.ring_pages = 64;
 	cfg.sample_period = ev.sample_period;
 	cfg.nr_events = 1;
+	cfg.callchain_depth = chain ? 127 : 0;
 	cfg.branch_sample = depth ? SKD_BRANCH_ANY | SKD_BRANCH_USER : 0;
 	pmu.backend = SKD_BACKEND_SIM;
 	pmu.branch_sample = cfg.branch_sample;
@@ -185,18 +191,27 @@ int main(int argc, char *argv[])
 		s->ip = br[0].from;
 		s->period = ev.sample_period;
 		s->hdr.size = sizeof(*s);
+		b = (void *)(s + 1);
+		if (chain) {
+			struct skd_callchain *cc = (void *)(s + 1);
+
+			cc->nr = 2;
+			cc->ips[0] = s->ip;
+			cc->ips[1] = br[0].from + 5;
+			s->fields |= SKD_SAMPLE_CALLCHAIN;
+			b = (void *)&cc->ips[2];
+		}
 		if (!depth) {
+			s->hdr.size = (uint16_t)((uint8_t *)b - rec);
 			put();
 			continue;
 		}
-		s->fields = SKD_SAMPLE_BRANCHES;
-		b = (void *)(s + 1);
+		s->fields |= SKD_SAMPLE_BRANCHES;
 		b->nr = (uint16_t)depth;
 		/* Most recent first: the loop's last branch, then backwards. */
 		for (k = 0; k < depth; k++)
 			b->entries[k] = br[nbr - 1 - k % nbr];
-		s->hdr.size = (uint16_t)(sizeof(*s) + sizeof(*b) +
-					 depth * sizeof(b->entries[0]));
+		s->hdr.size = (uint16_t)((uint8_t *)&b->entries[depth] - rec);
 		put();
 		if (i % 64 == 63)
 			record_output_round(o);

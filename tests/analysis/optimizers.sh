@@ -158,6 +158,21 @@ check "perf buildid-list finds opt_target's build-id in the stream" sh -c \
 "$SKD" convert -i "$W/pipe.data" -f bolt --binary "$T" -o "$W/pipe.fdata" 2> "$W/last.err"
 check "convert reads the stream: the same fdata" same_lines "$W/skd.fdata" "$W/pipe.fdata"
 
+# With call chains, as `skidless record -b` records by default: perf
+# script then prints the chain under each sample, which perf2bolt cannot
+# parse (perf's own `record -g -b` files alike; record with --call-graph
+# none for perf2bolt). The feeds and AutoFDO do not mind.
+"$W/mklbr" "$W/chain.data" "$T" $NS ${DEPTH}g "$call-$target" "$ret-$after" \
+	"$jcc-$top:m" 2> "$W/last.err"
+check "mklbr writes the capture with call chains" test $? = 0
+"$SKD" convert -i "$W/chain.data" -f bolt --binary "$T" -o "$W/chain.fdata" 2> "$W/last.err"
+check "with call chains: the same convert -f bolt" same_lines "$W/skd.fdata" "$W/chain.fdata"
+sample_merger --profile="$W/chain.data" --binary="$T" --output_file="$W/chain.sm" \
+	> /dev/null 2>&1
+"$SKD" convert -i "$W/chain.data" -f autofdo --binary "$T" -o "$W/chain.afdo" 2> "$W/last.err"
+check "with call chains: AutoFDO reads the same text, convert -f autofdo too" \
+	sh -c "cmp '$W/sm.afdo' '$W/chain.sm' && cmp '$W/sm.afdo' '$W/chain.afdo'"
+
 # Bad input: a clear message, exit 1, no output file.
 "$W/mklbr" "$W/nolbr.data" "$T" 20 0 "$call-$target" 2> "$W/last.err"
 check "mklbr writes a capture without branch stacks" test $? = 0

@@ -161,8 +161,9 @@ int opt_binary_open(struct opt_binary *b, const char *path, const char *cmd)
 	}
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	if (!e || elf_kind(e) != ELF_K_ELF || elf_getphdrnum(e, &nph)) {
-		fprintf(stderr, "%s %s: --binary %s is not an ELF file: %s\n",
-			PROG_NAME, cmd, path, elf_errmsg(-1));
+		fprintf(stderr, "%s %s: --binary %s is not an ELF file; give "
+			"the program the capture was recorded from\n",
+			PROG_NAME, cmd, path);
 		ret = -ENOEXEC;
 		goto out;
 	}
