@@ -3,9 +3,10 @@
  * The program optimizers.sh "records": a loop whose body is one basic
  * block around a call, so every stretch between two taken branches lies
  * inside one block and the consumers see the branches alone (no
- * fall-through edges to infer).
+ * fall-through edges to infer). opt_leaf is local, as is another
+ * opt_leaf in opt_dup.c: BOLT tells them apart by number.
  */
-__attribute__((noinline)) int opt_leaf(int x)
+static __attribute__((noinline)) int opt_leaf(int x)
 {
 	return x * 7 + 3;
 }

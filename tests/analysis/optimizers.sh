@@ -56,7 +56,8 @@ mkdir -p "$HOME"
 T=$W/opt_target
 # DWARF 4: AutoFDO 0.19 reads no DWARF 5 (GCC 12's default).
 cc -std=c11 -O1 -gdwarf-4 -fno-pie -no-pie -Wl,--emit-relocs \
-	-Wl,--build-id=sha1 -o "$T" "$TOP/tests/analysis/opt_target.c" 2> "$W/last.err"
+	-Wl,--build-id=sha1 -o "$T" "$TOP/tests/analysis/opt_dup.c" \
+	"$TOP/tests/analysis/opt_target.c" 2> "$W/last.err"
 check "opt_target builds" test $? = 0
 cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -I"$TOP/uapi" \
 	-I"$TOP/kmod" -I"$TOP/kmod/intel" -I"$TOP/kmod/host" -I"$L" -I"$C" \
@@ -69,19 +70,21 @@ check "mklbr builds" test $? = 0
 # The loop's three branches, by objdump: opt_hot's call of opt_leaf,
 # opt_leaf's return, and opt_hot's jump back to the top of the loop.
 objdump -d --no-show-raw-insn "$T" > "$W/dis"
-body() { awk -v f="<$1>:" '$2 == f { on = 1; next } on && /^$/ { exit } on' "$W/dis"; }
-call=$(body opt_hot | awk '$2 == "call" && /<opt_leaf>/ { sub(":", "", $1); print $1 }')
-target=$(body opt_hot | awk '$2 == "call" && /<opt_leaf>/ { print $3 }')
-after=$(body opt_hot | awk -v c="$call:" 'p { sub(":", "", $1); print $1; exit } $1 == c { p = 1 }')
-ret=$(body opt_leaf | awk '$2 == "ret" { sub(":", "", $1); print $1 }')
-back=$(body opt_hot | awk '$2 ~ /^j/ && $2 != "jmp" { sub(":", "", $1); print $1, $3 }' |
+# A function's instructions, by the address objdump heads it with.
+body() { awk -v a="$1" '$1 ~ "^0*" a "$" && /^[0-9a-f]+ </ { on = 1; next }
+	on && /^$/ { exit } on' "$W/dis"; }
+hot=$(nm "$T" | awk '$3 == "opt_hot" { print $1 }')
+call=$(body "$hot" | awk '$2 == "call" && /<opt_leaf>/ { sub(":", "", $1); print $1 }')
+target=$(body "$hot" | awk '$2 == "call" && /<opt_leaf>/ { print $3 }')
+after=$(body "$hot" | awk -v c="$call:" 'p { sub(":", "", $1); print $1; exit } $1 == c { p = 1 }')
+ret=$(body "$target" | awk '$2 == "ret" { sub(":", "", $1); print $1 }')
+back=$(body "$hot" | awk '$2 ~ /^j/ && $2 != "jmp" { sub(":", "", $1); print $1, $3 }' |
 	while read -r from to; do
 		[ $((0x$to)) -lt $((0x$from)) ] && { echo "$from $to"; break; }
 	done)
-hot=$(nm "$T" | awk '$3 == "opt_hot" { print $1 }')
-leaf=$(nm "$T" | awk '$3 == "opt_leaf" { print $1 }')
+leaf=$target
 check "objdump finds the loop's branches (call $call, ret $ret, back ${back:-none})" \
-	test -n "$call" -a -n "$after" -a -n "$ret" -a -n "$back" -a -n "$hot" -a -n "$leaf"
+	test -n "$call" -a -n "$after" -a -n "$ret" -a -n "$back" -a -n "$hot"
 read -r jcc top <<< "$back"
 NS=200
 DEPTH=15	# 5 of each branch per sample: each counted 5 * NS times
@@ -95,8 +98,8 @@ check "perf reads it: branch stacks in the header" \
 # What perf2bolt must write, by construction: offsets from the functions.
 off() { printf '%x' $((0x$1 - 0x$2)); }
 {
-	echo "1 opt_hot $(off "$call" "$hot") 1 opt_leaf 0 0 $EACH"
-	echo "1 opt_leaf $(off "$ret" "$leaf") 1 opt_hot $(off "$after" "$hot") 0 $EACH"
+	echo "1 opt_hot $(off "$call" "$hot") 1 opt_leaf/2 0 0 $EACH"
+	echo "1 opt_leaf/2 $(off "$ret" "$leaf") 1 opt_hot $(off "$after" "$hot") 0 $EACH"
 	echo "1 opt_hot $(off "$jcc" "$hot") 1 opt_hot $(off "$top" "$hot") $EACH $EACH"
 } > "$W/want.fdata"
 "$BOLTBIN/perf2bolt" -p "$F" -o "$W/p2b.fdata" "$T" > "$W/p2b.log" 2>&1
