@@ -145,6 +145,28 @@ create_llvm_prof --profile="$F" --binary="$T" --format=text \
 check "and makes the same profile as from the perf.data" \
 	cmp "$W/from_data.prof" "$W/from_text.prof"
 
+# Calls into a library go through PLT stubs, functions to BOLT ("abs@PLT").
+P=$W/opt_plt
+cc -std=c11 -O1 -fno-builtin -fno-pie -no-pie -Wl,--emit-relocs -o "$P" \
+	"$TOP/tests/analysis/opt_plt.c" 2> "$W/last.err"
+check "opt_plt builds" test $? = 0
+objdump -d --no-show-raw-insn "$P" > "$W/dis"
+phot=$(nm "$P" | awk '$3 == "opt_plt_hot" { print $1 }')
+pcall=$(body "$phot" | awk '$2 == "call" && /<abs@plt>/ { sub(":", "", $1); print $1, $3 }')
+read -r pcall pstub <<< "$pcall"
+pafter=$(body "$phot" | awk -v c="$pcall:" 'p { sub(":", "", $1); print $1; exit } $1 == c { p = 1 }')
+pback=$(body "$phot" | awk '$2 == "jne" { sub(":", "", $1); print $1, $3; exit }')
+read -r pjcc ptop <<< "$pback"
+# The stub jumps to libc, which returns to the call's next instruction.
+"$W/mklbr" "$W/plt.data" "$P" 20 16 "$pcall-$pstub" "$pstub-7f0000001000" \
+	"7f0000001020-$pafter" "$pjcc-$ptop:m" 2> "$W/last.err"
+check "mklbr writes an LBR capture of opt_plt (call $pcall, stub $pstub)" test $? = 0
+"$BOLTBIN/perf2bolt" -p "$W/plt.data" -o "$W/plt.p2b" "$P" > "$W/last.err" 2>&1
+"$SKD" convert -i "$W/plt.data" -f bolt --binary "$P" -o "$W/plt.fdata" 2> "$W/last.err"
+check "perf2bolt names the PLT stub abs@PLT" grep -q 'abs@PLT' "$W/plt.p2b"
+check "convert -f bolt equals perf2bolt's fdata with the PLT (sorted lines)" \
+	same_lines "$W/plt.p2b" "$W/plt.fdata"
+
 # Pipe mode (`record -o -`): AutoFDO's reader refuses a stream with a
 # BUILD_ID or BRANCH_STACK HEADER_FEATURE record, which perf never sends.
 # (perf2bolt needs a file: perf script adds symbols to a stream's lines.)

@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "opt_binary.h"
+#include "plt.h"
 #include "subcommands.h"
+#include "symbols.h"
 
 static int by_addr(const void *a, const void *b)
 {
@@ -62,6 +64,43 @@ static int rank_locals(struct raw_sym *raw, size_t n)
 		v[i]->rank = i && !strcmp(v[i - 1]->name, v[i]->name) ?
 			     v[i - 1]->rank + 1 : 1;
 	free(v);
+	return 0;
+}
+
+/*
+ * PLT stubs are functions to BOLT too, named NAME@PLT (perf's and our
+ * symbolizer's NAME@plt): calls into shared libraries go through them.
+ */
+static int read_plt(struct opt_binary *b, Elf *e)
+{
+	struct skd_symtab *t = skd_plt_symtab(e);
+	struct opt_func *v;
+	size_t n, i;
+
+	if (!t)
+		return errno == ENOMEM ? -ENOMEM : 0;
+	n = skd_symtab_count(t);
+	v = realloc(b->funcs, (b->nr_funcs + n + 1) * sizeof(*v));
+	if (!v) {
+		skd_symtab_free(t);
+		return -ENOMEM;
+	}
+	b->funcs = v;
+	for (i = 0; i < n; i++) {
+		const struct skd_sym *sym = skd_symtab_at(t, i);
+		const char *at = strrchr(sym->name, '@');
+		int len = at ? (int)(at - sym->name) : (int)strlen(sym->name);
+		struct opt_func *f = &b->funcs[b->nr_funcs];
+
+		f->addr = sym->addr;
+		f->size = sym->size;
+		if (asprintf(&f->name, "%.*s@PLT", len, sym->name) < 0) {
+			skd_symtab_free(t);
+			return -ENOMEM;
+		}
+		b->nr_funcs++;
+	}
+	skd_symtab_free(t);
 	return 0;
 }
 
@@ -138,7 +177,6 @@ static int read_funcs(struct opt_binary *b, Elf *e)
 			b->nr_funcs++;
 	}
 	free(raw);
-	qsort(b->funcs, b->nr_funcs, sizeof(*b->funcs), by_addr);
 	return ret;
 }
 
@@ -177,6 +215,10 @@ int opt_binary_open(struct opt_binary *b, const char *path, const char *cmd)
 	if (skd_build_id_elf(e, b->build_id, sizeof(b->build_id)) <= 0)
 		b->build_id[0] = '\0';
 	ret = read_funcs(b, e);
+	if (!ret)
+		ret = read_plt(b, e);
+	if (!ret)
+		qsort(b->funcs, b->nr_funcs, sizeof(*b->funcs), by_addr);
 	if (ret)
 		fprintf(stderr, "%s %s: reading the symbols of %s: %s\n",
 			PROG_NAME, cmd, path, strerror(-ret));
