@@ -86,8 +86,9 @@ static int exec_segment(const char *path, uint64_t *start, uint64_t *len,
 
 int main(int argc, char *argv[])
 {
+	/* What AutoFDO's documentation samples: br_inst_retired.near_taken:pp. */
 	static struct skd_event_attr ev = {
-		.size = sizeof(ev), .config = 0x003c, .sample_period = 100003,
+		.size = sizeof(ev), .config = 0x20c4, .sample_period = 100003,
 		.precise = 2,
 	};
 	static struct skd_config cfg;
@@ -101,6 +102,7 @@ int main(int argc, char *argv[])
 	struct record_output *o;
 	char path[4096];
 	struct stat st;
+	const char *model;
 	bool chain;
 	char *end;
 
@@ -143,9 +145,13 @@ int main(int argc, char *argv[])
 	pmu.branch_sample = cfg.branch_sample;
 	pmu.events[0] = ev;
 	pmu.nr_events = 1;
-	snprintf(pmu.names[0], sizeof(pmu.names[0]), "cpu_clk_unhalted.thread_p:pp");
-	snprintf(pmu.pmu_name, sizeof(pmu.pmu_name), "sim:skylake");
-	snprintf(pmu.pmu.model_name, sizeof(pmu.pmu.model_name), "skylake");
+	/* The planner's word for it (test_events: test_carries_mem). */
+	pmu.no_mem_events = 1;
+	snprintf(pmu.names[0], sizeof(pmu.names[0]), "br_inst_retired.near_taken:pp");
+	/* MKLBR_MODEL: another sim model (sapphirerapids: WEIGHT_STRUCT). */
+	model = getenv("MKLBR_MODEL") ? getenv("MKLBR_MODEL") : "skylake";
+	snprintf(pmu.pmu_name, sizeof(pmu.pmu_name), "sim:%s", model);
+	snprintf(pmu.pmu.model_name, sizeof(pmu.pmu.model_name), "%s", model);
 	p.path = argv[1];
 	p.argc = argc;
 	p.argv = argv;

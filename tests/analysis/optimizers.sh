@@ -167,6 +167,19 @@ check "perf2bolt names the PLT stub abs@PLT" grep -q 'abs@PLT' "$W/plt.p2b"
 check "convert -f bolt equals perf2bolt's fdata with the PLT (sorted lines)" \
 	same_lines "$W/plt.p2b" "$W/plt.fdata"
 
+# A Golden Cove model: PEBS weights there are WEIGHT_STRUCT, which
+# AutoFDO's reader does not know; record leaves the memory fields out for
+# events without memory info, as perf does.
+MKLBR_MODEL=sapphirerapids "$W/mklbr" "$W/spr.data" "$T" $NS $DEPTH \
+	"$call-$target" "$ret-$after" "$jcc-$top:m" 2> "$W/last.err"
+check "mklbr writes the capture as sim:sapphirerapids" test $? = 0
+check "its samples have no WEIGHT_STRUCT (no memory event)" sh -c \
+	"perf report --header-only -I -i '$W/spr.data' | grep 'sample_type = ' |
+	 grep -v -q 'WEIGHT\|DATA_SRC\|ADDR'"
+sample_merger --profile="$W/spr.data" --binary="$T" --output_file="$W/spr.sm" \
+	> "$W/last.err" 2>&1
+check "AutoFDO reads the sapphirerapids capture: the same text" cmp "$W/sm.afdo" "$W/spr.sm"
+
 # Pipe mode (`record -o -`): AutoFDO's reader refuses a stream with a
 # BUILD_ID or BRANCH_STACK HEADER_FEATURE record, which perf never sends.
 # (perf2bolt needs a file: perf script adds symbols to a stream's lines.)

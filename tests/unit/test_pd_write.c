@@ -529,6 +529,66 @@ static void test_sample_one_event(void **state)
 	free(o.p);
 }
 
+/*
+ * PEBS events the planner gives no memory info (br_inst_retired.near_taken
+ * :pp, what AutoFDO samples) get no ADDR, DATA_SRC or WEIGHT fields, as
+ * perf records them; one memory event among them brings them back. On a
+ * Golden Cove model the weight is WEIGHT_STRUCT, which AutoFDO's reader
+ * does not know: it refused every `record -b -e ...:pp` capture there.
+ */
+static void test_no_mem_fields(void **state)
+{
+	static const struct skd_event_attr evs[2] = {
+		{ .size = sizeof(evs[0]), .config = 0x20c4,
+		  .sample_period = 100003, .precise = 2 },
+		{ .size = sizeof(evs[0]), .config = 0x81d0,
+		  .sample_period = 1000, .precise = 2 },
+	};
+	static const char *const names[2] = {
+		"br_inst_retired.near_taken:pp", "mem_inst_retired.all_loads:pp",
+	};
+	const uint64_t mem = PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC |
+			     PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT;
+	struct pd_conv_config cc = {
+		.backend = SKD_BACKEND_SIM, .sample = 1000,
+		.branch_sample = SKD_BRANCH_ANY | SKD_BRANCH_USER,
+		.model = "sapphirerapids", .nr_events = 1, .events = evs,
+		.names = names, .no_mem_events = 1,
+	};
+	struct fx_sample fs;
+	struct fx_rec r;
+	struct pd_conv *c = pd_conv_new(&cc);
+	const struct pd_header *h;
+	int err = 0;
+
+	(void)state;
+	assert_non_null(c);
+	assert_int_equal(pd_conv_sample_type(c) & mem, 0);
+	assert_true(pd_conv_sample_type(c) & PERF_SAMPLE_BRANCH_STACK);
+	/* A sample with memory info all the same: written without it. */
+	fx_sample_default(&fs, 0);
+	assert_int_equal(fx_build_sample(&r, &fs), 0);
+	h = pd_conv_record(c, &r.ev, &err);
+	assert_non_null(h);
+	assert_int_equal(err, 0);
+	pd_conv_free(c);
+
+	cc.nr_events = 2;
+	c = pd_conv_new(&cc);
+	assert_non_null(c);
+	assert_int_equal(pd_conv_sample_type(c) & mem,
+			 PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC |
+			 PERF_SAMPLE_WEIGHT_STRUCT);
+	pd_conv_free(c);
+	/* Without the planner's word (no_mem_events 0): room kept, as before. */
+	cc.nr_events = 1;
+	cc.no_mem_events = 0;
+	c = pd_conv_new(&cc);
+	assert_non_null(c);
+	assert_true(pd_conv_sample_type(c) & PERF_SAMPLE_ADDR);
+	pd_conv_free(c);
+}
+
 /* Several events: IDENTIFIER in every attr, first in every sample. */
 static void test_sample_identifier(void **state)
 {
@@ -788,6 +848,7 @@ int main(void)
 		cmocka_unit_test(test_string_encoding),
 		cmocka_unit_test(test_sample_one_event),
 		cmocka_unit_test(test_sample_identifier),
+		cmocka_unit_test(test_no_mem_fields),
 		cmocka_unit_test(test_sideband_records),
 		cmocka_unit_test(test_pipe_mode),
 		cmocka_unit_test(test_pipe_mode_perf_features),
