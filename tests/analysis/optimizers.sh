@@ -239,6 +239,11 @@ bad "--binary that does not exist" "No such file" -i "$F" -f bolt \
 	--binary "$W/nonexistent"
 bad "--binary not in the capture" "no sample or branch .* lies in" -i "$F" \
 	-f autofdo --binary /bin/true
+mkdir -p "$W/rebuilt"
+cc -std=c11 -O2 -fno-pie -no-pie -o "$W/rebuilt/opt_target" \
+	"$TOP/tests/analysis/opt_target.c" 2> "$W/last.err"
+bad "--binary rebuilt since the capture (same name, another build-id)" \
+	"rebuilt since" -i "$F" -f bolt --binary "$W/rebuilt/opt_target"
 bad "--binary not an ELF file" "not an ELF file" -i "$F" -f bolt \
 	--binary "$TOP/README"
 

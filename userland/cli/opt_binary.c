@@ -259,10 +259,14 @@ bool opt_binary_offset(struct opt_binary *b, const struct skd_profile *p,
 		b->out++;
 		return false;
 	}
-	if (m.build_id && b->build_id[0])
+	same = !strcmp(base_name(m.path), base_name(b->path));
+	if (m.build_id && b->build_id[0]) {
+		if (same && !skd_build_id_equal(m.build_id, b->build_id) &&
+		    !b->other_id[0])
+			snprintf(b->other_id, sizeof(b->other_id), "%s",
+				 m.build_id);
 		same = skd_build_id_equal(m.build_id, b->build_id);
-	else
-		same = !strcmp(base_name(m.path), base_name(b->path));
+	}
 	if (!same) {
 		b->out++;
 		return false;
@@ -344,6 +348,14 @@ int opt_binary_check(struct opt_binary *b, struct skd_profile *p,
 			"record with `%s record -b` (LBR) for this format\n",
 			PROG_NAME, cmd, input, n, PROG_NAME);
 		return -ENODATA;
+	}
+	if (!b->in && b->other_id[0]) {
+		fprintf(stderr, "%s %s: %s has build-id %s, the capture's "
+			"program of that name has %s: rebuilt since? give "
+			"--binary the file recorded (the build-id cache keeps "
+			"it)\n",
+			PROG_NAME, cmd, b->path, b->build_id, b->other_id);
+		return -ESTALE;
 	}
 	if (!b->in) {
 		fprintf(stderr, "%s %s: no sample or branch of %s lies in %s "

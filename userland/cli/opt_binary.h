@@ -35,6 +35,8 @@ struct opt_binary {
 	/* Addresses looked at, in the binary, and the names it was seen by. */
 	uint64_t in, out;
 	char seen_as[4096];	/* the capture's path of the first match */
+	/* A mapping of the same name with another build-id: rebuilt since. */
+	char other_id[SKD_BUILD_ID_HEX];
 };
 
 /* Says why on stderr (naming @cmd) and returns -errno on failure. */
