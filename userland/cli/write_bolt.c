@@ -9,8 +9,8 @@
  * offsets in hex from the function's start, "0 [unknown] 0" for an end
  * outside the binary's functions, one line per (from, to) pair. Only the
  * taken branches: perf2bolt adds the fall-throughs it finds between two
- * branches by disassembling the function, which llvm-bolt infers again
- * from the same branches.
+ * branches by disassembling the function; llvm-bolt infers fall-through
+ * counts from the branch counts when the profile has none.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -32,11 +32,14 @@ struct bolt_state {
 	struct skd_hmap edges;	/* key -> struct edge */
 	struct edge **v;
 	size_t n;
-	uint64_t skipped;	/* both ends outside, or offsets past 4 GiB */
+	uint64_t skipped;	/* neither end in the binary's functions */
 	int err;
 };
 
-/* A location: 0 outside the binary's functions, else file offset + 1. */
+/*
+ * A location: file offset + 1 in one of the binary's functions, else 0
+ * ("[unknown]", also for offsets past 4 GiB, which the key cannot hold).
+ */
 static uint64_t location(struct opt_binary *b, struct skd_profile *p,
 			 const struct skd_event *ev, uint64_t addr)
 {
