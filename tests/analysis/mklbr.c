@@ -17,7 +17,8 @@
  * the number of branches gives each branch DEPTH/NBRANCHES entries per
  * sample. DEPTH 0: a capture without branch stacks. A "g" after DEPTH
  * adds a call chain (the IP, then the first branch's source as the
- * caller), as `skidless record -b` records by default.
+ * caller), as `skidless record -b` records by default; a "c" makes the
+ * stacks LBR call stacks (--call-graph lbr), entries as given.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -103,7 +104,7 @@ int main(int argc, char *argv[])
 	char path[4096];
 	struct stat st;
 	const char *model;
-	bool chain;
+	bool chain, call_stack;
 	char *end;
 
 	if (argc < 6) {
@@ -118,6 +119,7 @@ int main(int argc, char *argv[])
 	nsamples = (unsigned int)strtoul(argv[3], NULL, 0);
 	depth = (unsigned int)strtoul(argv[4], &end, 10);
 	chain = *end == 'g';
+	call_stack = *end == 'c';
 	for (i = 5; i < (unsigned int)argc && nbr < MAX_BR; i++, nbr++) {
 		unsigned long long f, to;
 		char m = 0;
@@ -140,7 +142,9 @@ int main(int argc, char *argv[])
 	cfg.sample_period = ev.sample_period;
 	cfg.nr_events = 1;
 	cfg.callchain_depth = chain ? 127 : 0;
-	cfg.branch_sample = depth ? SKD_BRANCH_ANY | SKD_BRANCH_USER : 0;
+	cfg.branch_sample = !depth ? 0 : call_stack ?
+			    SKD_BRANCH_CALL_STACK | SKD_BRANCH_USER :
+			    SKD_BRANCH_ANY | SKD_BRANCH_USER;
 	pmu.backend = SKD_BACKEND_SIM;
 	pmu.branch_sample = cfg.branch_sample;
 	pmu.events[0] = ev;
@@ -214,6 +218,7 @@ int main(int argc, char *argv[])
 		}
 		s->fields |= SKD_SAMPLE_BRANCHES;
 		b->nr = (uint16_t)depth;
+		b->flags = call_stack ? SKD_BR_CALL_STACK : 0;
 		/* Most recent first: the loop's last branch, then backwards. */
 		for (k = 0; k < depth; k++)
 			b->entries[k] = br[nbr - 1 - k % nbr];

@@ -239,6 +239,16 @@ bad "--binary that does not exist" "No such file" -i "$F" -f bolt \
 	--binary "$W/nonexistent"
 bad "--binary not in the capture" "no sample or branch .* lies in" -i "$F" \
 	-f autofdo --binary /bin/true
+"$W/mklbr" "$W/callstack.data" "$T" 20 3c "$call-$target" "$ret-$after" \
+	"$jcc-$top" 2> "$W/last.err"
+check "mklbr writes a capture with LBR call stacks" test $? = 0
+bad "bolt from LBR call stacks (--call-graph lbr)" "LBR call stacks" \
+	-i "$W/callstack.data" -f bolt --binary "$T"
+"$SKD" convert -i "$W/callstack.data" -f autofdo --binary "$T" \
+	-o "$W/callstack.afdo" 2> "$W/callstack.err"
+check "autofdo from LBR call stacks: sample addresses only, and says so" sh -c \
+	"grep -q 'addresses only' '$W/callstack.err' &&
+	 [ \"\$(tr '\n' ' ' < '$W/callstack.afdo')\" = '0 1 $(printf %x $((0x$call - 0x400000))):20 0 ' ]"
 mkdir -p "$W/rebuilt"
 cc -std=c11 -O2 -fno-pie -no-pie -o "$W/rebuilt/opt_target" \
 	"$TOP/tests/analysis/opt_target.c" 2> "$W/last.err"

@@ -315,38 +315,39 @@ const struct opt_func *opt_binary_func(const struct opt_binary *b,
 int opt_binary_check(struct opt_binary *b, struct skd_profile *p,
 		     const char *input, const char *cmd, bool need_branches)
 {
-	size_t n = skd_profile_nr_samples(p), i, with_branches = 0;
+	size_t n = skd_profile_nr_samples(p), i, traces = 0, call_stacks = 0;
+	const struct skd_branch_entry *br;
 	uint64_t off;
-	unsigned int k;
+	unsigned int k, nr;
 
 	for (i = 0; i < n; i++) {
 		struct skd_event ev;
 
 		skd_profile_sample(p, i, &ev);
-		if (ev.sample.branches && ev.sample.nr_branches)
-			with_branches++;
-		if (opt_binary_offset(b, p, &ev, ev.sample.rec->ip, &off))
-			break;
-		for (k = 0; ev.sample.branches && k < ev.sample.nr_branches; k++)
-			if (opt_binary_offset(b, p, &ev, ev.sample.branches[k].from,
-					      &off) ||
-			    opt_binary_offset(b, p, &ev, ev.sample.branches[k].to,
-					      &off))
-				break;
+		br = opt_trace(&ev, &nr);
+		traces += !!br;
+		call_stacks += !br && ev.sample.branches && ev.sample.nr_branches;
 		if (b->in)
-			break;
+			continue;	/* counting the stacks only */
+		if (opt_binary_offset(b, p, &ev, ev.sample.rec->ip, &off))
+			continue;
+		for (k = 0; k < nr; k++)
+			if (opt_binary_offset(b, p, &ev, br[k].from, &off) ||
+			    opt_binary_offset(b, p, &ev, br[k].to, &off))
+				break;
 	}
-	for (; i < n && !with_branches; i++) {
-		struct skd_event ev;
-
-		skd_profile_sample(p, i, &ev);
-		if (ev.sample.branches && ev.sample.nr_branches)
-			with_branches++;
-	}
-	if (need_branches && !with_branches) {
-		fprintf(stderr, "%s %s: %s has no branch stacks (%zu samples); "
-			"record with `%s record -b` (LBR) for this format\n",
-			PROG_NAME, cmd, input, n, PROG_NAME);
+	if (call_stacks && !traces)
+		fprintf(stderr, "%s %s: %s has LBR call stacks (--call-graph "
+			"lbr), the open calls, not the branches taken%s; "
+			"record with `%s record -b` for them\n", PROG_NAME,
+			cmd, input, need_branches ? "" : ": sample addresses "
+			"only", PROG_NAME);
+	if (need_branches && !traces) {
+		if (!call_stacks)
+			fprintf(stderr, "%s %s: %s has no branch stacks (%zu "
+				"samples); record with `%s record -b` (LBR) "
+				"for this format\n", PROG_NAME, cmd, input, n,
+				PROG_NAME);
 		return -ENODATA;
 	}
 	if (!b->in && b->other_id[0]) {

@@ -57,8 +57,26 @@ const struct opt_func *opt_binary_func(const struct opt_binary *b,
 				       uint64_t off, uint64_t *func_off);
 
 /*
+ * @ev's branch stack as a trace of taken branches, newest first; NULL
+ * (and *@nr 0) without one, or for an LBR call stack (--call-graph lbr),
+ * whose entries are the open calls, not the branches taken.
+ */
+static inline const struct skd_branch_entry *
+opt_trace(const struct skd_event *ev, unsigned int *nr)
+{
+	if (!ev->sample.branches || !ev->sample.nr_branches ||
+	    (ev->sample.branch_flags & SKD_BR_CALL_STACK)) {
+		*nr = 0;
+		return NULL;
+	}
+	*nr = ev->sample.nr_branches;
+	return ev->sample.branches;
+}
+
+/*
  * The checks both feeds share before writing: the capture has branch
- * stacks (@need_branches) and touches the binary. Says why on stderr.
+ * traces (@need_branches; without it, a note when only call stacks) and
+ * touches the binary. Says why on stderr.
  */
 int opt_binary_check(struct opt_binary *b, struct skd_profile *p,
 		     const char *input, const char *cmd, bool need_branches);

@@ -125,8 +125,8 @@ static bool offset(struct opt_binary *b, struct skd_profile *p,
 static void one_sample(struct afdo_state *s, struct opt_binary *b,
 		       struct skd_profile *p, const struct skd_event *ev)
 {
-	const struct skd_branch_entry *e = ev->sample.branches;
-	unsigned int nr = e ? ev->sample.nr_branches : 0, i;
+	unsigned int nr, i;
+	const struct skd_branch_entry *e = opt_trace(ev, &nr);
 	uint64_t off, from, to;
 
 	if (offset(b, p, ev, ev->sample.rec->ip, &off, s))

@@ -105,8 +105,9 @@ int write_bolt(struct skd_profile *p, FILE *out, const struct writer_args *a)
 {
 	struct bolt_state s = { 0 };
 	struct opt_binary b;
+	const struct skd_branch_entry *br;
 	size_t n, i;
-	unsigned int k;
+	unsigned int k, nr;
 	int ret;
 
 	if (!a->binary) {
@@ -123,8 +124,9 @@ int write_bolt(struct skd_profile *p, FILE *out, const struct writer_args *a)
 		struct skd_event ev;
 
 		skd_profile_sample(p, i, &ev);
-		for (k = 0; ev.sample.branches && k < ev.sample.nr_branches; k++) {
-			const struct skd_branch_entry *e = &ev.sample.branches[k];
+		br = opt_trace(&ev, &nr);
+		for (k = 0; k < nr; k++) {
+			const struct skd_branch_entry *e = &br[k];
 			uint64_t from = location(&b, p, &ev, e->from);
 			uint64_t to = location(&b, p, &ev, e->to);
 
