@@ -8,7 +8,9 @@
 #   3. host unit tests (cmocka, ASan + UBSan)
 #   4. the cost benchmark: instructions per sample under callgrind
 #   5. the module in a VM: Debian's kernel under QEMU TCG, kselftests
-#   6. the reliability lane: the same suite, then stress and an ioctl
+#   6. the analysis side (report, annotate, writers, diff, optimizer
+#      feeds) against the real consumers on the VM's captures, beside
+#   7. the reliability lane: the same suite, then stress and an ioctl
 #      fuzzer, on a debug kernel (KASAN, lockdep, kmemleak, UBSAN) built
 #      from linux-source-6.1; libFuzzer on the userland decoders; and a
 #      summary of what it survived
@@ -187,6 +189,12 @@ say "perf 6.1 reads the captures made in the VM"
 bash tests/perfdata/vm_perf.sh "$OUT/vm/tap.log" build/vm-bin > "$OUT/vm-perf.tap" 2>&1
 grep -E "^(not )?ok" "$OUT/vm-perf.tap"
 
+# Beside the reliability lane, niced: the consumers' answers do not
+# depend on time, the debug kernel's VMs do.
+( nice -n 5 bash tests/analysis/run.sh "$OUT/vm/tap.log" build/vm-bin \
+	"$OUT/analysis" > "$OUT/analysis.tap" 2> "$OUT/analysis.log" ) &
+ANALYSIS_JOB=$!
+
 say "reliability lane: debug kernel, stress, fuzzing"
 # Niced: the VMs' tests measure time, the fuzzers only spend it.
 nice -n 10 bash tests/fuzz/run.sh --seconds "${SKD_FUZZ_SECONDS:-120}" -j 2 \
@@ -246,6 +254,11 @@ wait "$FUZZ_JOB"
 [ -s "$OUT/fuzz.tap" ] || tap "$OUT/fuzz.tap" 1 "the userland fuzzers ran" "$OUT/fuzz.log"
 grep -E "^(not )?ok" "$OUT/fuzz.tap"
 bash tests/reliability_summary.sh "$OUT" | tee "$OUT/reliability.txt"
+
+say "analysis: the real consumers read the VM's captures"
+wait "$ANALYSIS_JOB"
+[ -s "$OUT/analysis.tap" ] || tap "$OUT/analysis.tap" 1 "the analysis tests ran" "$OUT/analysis.log"
+grep -E "^(not )?ok" "$OUT/analysis.tap"
 
 say "summary"
 echo "make check took $(( $(date +%s) - START )) s; logs in build/check/"

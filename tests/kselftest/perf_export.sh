@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Captures for Debian's perf to read on the host: the timer backend with
-# call chains and every sim model with PEBS and LBR branch stacks, each
+# call chains, every sim model with PEBS and LBR branch stacks, and
+# load-latency captures (data address, latency, data source) on a model
+# with one latency and on Golden Cove with its split latency, each
 # printed into the TAP log as base64 between skd-file markers. The host
 # stage (tests/perfdata/vm_perf.sh) opens them with perf 6.1 and with
 # skidless and compares them sample for sample.
@@ -12,7 +14,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 MODELS="skylake icelake sapphirerapids skylake-htoff alderlake"
 
-plan 3
+plan 4
 
 export_file() {
 	echo "# skd-file-begin $1"
@@ -38,6 +40,17 @@ for m in $MODELS; do
 done
 [ -z "$bad" ]
 result $? "a PEBS+LBR capture made on every model (failed:${bad:- none})"
+
+bad=
+for m in skylake sapphirerapids; do
+	skidless record -q --backend "sim:$m" -c 2003 \
+		-e mem_trans_retired.load_latency_gt_32/ldlat=30/p \
+		-o "$T/mem-$m.data" -- "$BIN/busyloop" "$(slow 0.4)" 2> "$T/err" ||
+		bad="$bad $m"
+	export_file "mem-$m" "$T/mem-$m.data"
+done
+[ -z "$bad" ]
+result $? "a load-latency capture made on skylake and sapphirerapids (failed:${bad:- none})"
 
 # The kallsyms record saved in the build-id cache, for the host's perf to
 # name (and stay quiet about) this kernel's addresses.
