@@ -168,6 +168,12 @@ check "mklbr writes an LBR capture of opt_plt (call $pcall, stub $pstub)" test $
 check "perf2bolt names the PLT stub abs@PLT" grep -q 'abs@PLT' "$W/plt.p2b"
 check "convert -f bolt equals perf2bolt's fdata with the PLT (sorted lines)" \
 	same_lines "$W/plt.p2b" "$W/plt.fdata"
+# AutoFDO's reader stops at libc's addresses, which no mapping holds here.
+sample_merger --profile="$W/plt.data" --binary="$P" --output_file="$W/plt.sm" \
+	> /dev/null 2>&1
+"$SKD" convert -i "$W/plt.data" -f autofdo --binary "$P" -o "$W/plt.afdo" 2> "$W/last.err"
+check "convert -f autofdo equals sample_merger's text with unmapped addresses" \
+	cmp "$W/plt.sm" "$W/plt.afdo"
 
 # A Golden Cove model: PEBS weights there are WEIGHT_STRUCT, which
 # AutoFDO's reader does not know; record leaves the memory fields out for
@@ -263,6 +269,8 @@ bad "--binary not an ELF file" "not an ELF file" -i "$F" -f bolt \
 B=$VMBIN/busyloop
 export HOME=$CAPS/home
 vm=0
+check "busyloop has DWARF 4, which AutoFDO 0.19 reads (Makefile: -gdwarf-4)" sh -c \
+	"readelf --debug-dump=info '$B' | grep -m1 'Version:' | grep -qw 4"
 for f in "$CAPS"/*.data; do
 	[ -e "$f" ] || continue
 	name=$(basename "$f" .data)

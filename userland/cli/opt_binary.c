@@ -248,18 +248,25 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-bool opt_binary_offset(struct opt_binary *b, const struct skd_profile *p,
-		       const struct skd_event *ev, uint64_t addr,
-		       uint64_t *file_off)
+bool opt_binary_place(struct opt_binary *b, const struct skd_profile *p,
+		      const struct skd_event *ev, uint64_t addr,
+		      uint64_t *file_off, bool *in)
 {
 	struct skd_profile_mapping m;
 	bool same;
 
-	if (!skd_profile_mapping(p, ev, addr, &m) || !m.path[0]) {
+	*in = false;
+	if (skd_is_kernel_addr(addr)) {
+		b->out++;
+		*file_off = addr;
+		return true;
+	}
+	if (!skd_profile_mapping(p, ev, addr, &m)) {
 		b->out++;
 		return false;
 	}
-	same = !strcmp(base_name(m.path), base_name(b->path));
+	*file_off = addr - m.start + m.pgoff;
+	same = m.path[0] && !strcmp(base_name(m.path), base_name(b->path));
 	if (m.build_id && b->build_id[0]) {
 		if (same && !skd_build_id_equal(m.build_id, b->build_id) &&
 		    !b->other_id[0])
@@ -269,13 +276,22 @@ bool opt_binary_offset(struct opt_binary *b, const struct skd_profile *p,
 	}
 	if (!same) {
 		b->out++;
-		return false;
+		return true;
 	}
 	if (!b->seen_as[0])
 		snprintf(b->seen_as, sizeof(b->seen_as), "%s", m.path);
 	b->in++;
-	*file_off = addr - m.start + m.pgoff;
+	*in = true;
 	return true;
+}
+
+bool opt_binary_offset(struct opt_binary *b, const struct skd_profile *p,
+		       const struct skd_event *ev, uint64_t addr,
+		       uint64_t *file_off)
+{
+	bool in;
+
+	return opt_binary_place(b, p, ev, addr, file_off, &in) && in;
 }
 
 const struct opt_func *opt_binary_func(const struct opt_binary *b,

@@ -52,6 +52,16 @@ bool opt_binary_offset(struct opt_binary *b, const struct skd_profile *p,
 		       const struct skd_event *ev, uint64_t addr,
 		       uint64_t *file_off);
 
+/*
+ * Where AutoFDO's reader (quipper) puts @addr: true with the file offset
+ * in whatever object is mapped there (a kernel address: itself), *@in
+ * telling whether that object is @b; false when no mapping of @ev's
+ * process holds it.
+ */
+bool opt_binary_place(struct opt_binary *b, const struct skd_profile *p,
+		      const struct skd_event *ev, uint64_t addr,
+		      uint64_t *file_off, bool *in);
+
 /* The function holding file offset @off, and where in it; NULL: none. */
 const struct opt_func *opt_binary_func(const struct opt_binary *b,
 				       uint64_t off, uint64_t *func_off);

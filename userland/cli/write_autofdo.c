@@ -13,8 +13,8 @@
  * The counting is AutoFDO's own reader's (sample_reader.cc): one per
  * sample, not its period; from a branch stack (newest first) entry 0's
  * branch, and for each older entry i the range from its target to the
- * source of entry i-1 and its branch, both dropped when the range runs
- * backwards or past 1 MiB.
+ * source of entry i-1 (wherever that lies) and its branch, both dropped
+ * when the range runs backwards or past 1 MiB.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -109,6 +109,7 @@ struct afdo_state {
 	uint64_t far;		/* offsets past 4 GiB */
 };
 
+/* @addr's offset in the binary, if it lies there and the key holds it. */
 static bool offset(struct opt_binary *b, struct skd_profile *p,
 		   const struct skd_event *ev, uint64_t addr, uint64_t *off,
 		   struct afdo_state *s)
@@ -122,26 +123,40 @@ static bool offset(struct opt_binary *b, struct skd_profile *p,
 	return true;
 }
 
+/*
+ * As AutoFDO's reader counts a sample. It reads a branch stack up to the
+ * first entry with an address no mapping holds; a stretch's end (the
+ * newer branch's source) may lie in any object, its offset there.
+ */
 static void one_sample(struct afdo_state *s, struct opt_binary *b,
 		       struct skd_profile *p, const struct skd_event *ev)
 {
-	unsigned int nr, i;
+	unsigned int nr, i, cut;
 	const struct skd_branch_entry *e = opt_trace(ev, &nr);
-	uint64_t off, from, to;
+	uint64_t off, from, to, end;
+	bool in;
 
 	if (offset(b, p, ev, ev->sample.rec->ip, &off, s))
 		bump(&s->addrs, off);
-	if (nr && offset(b, p, ev, e[0].from, &from, s) &&
+	for (cut = 0; cut < nr; cut++)
+		if (!opt_binary_place(b, p, ev, e[cut].from, &off, &in) ||
+		    !opt_binary_place(b, p, ev, e[cut].to, &off, &in))
+			break;
+	if (cut && offset(b, p, ev, e[0].from, &from, s) &&
 	    offset(b, p, ev, e[0].to, &to, s))
 		bump(&s->branches, from << 32 | to);
-	for (i = 1; i < nr; i++) {
-		uint64_t begin, end;
+	for (i = 1; i < cut; i++) {
+		uint64_t begin;
 
-		if (!offset(b, p, ev, e[i].to, &begin, s) ||
-		    !offset(b, p, ev, e[i - 1].from, &end, s))
+		if (!offset(b, p, ev, e[i].to, &begin, s))
 			continue;
+		opt_binary_place(b, p, ev, e[i - 1].from, &end, &in);
 		if (end < begin || end - begin > MAX_RANGE) {
 			s->bogus++;
+			continue;
+		}
+		if (end >= OFF_LIMIT) {
+			s->far++;
 			continue;
 		}
 		bump(&s->ranges, begin << 32 | end);
