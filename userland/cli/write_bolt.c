@@ -33,6 +33,7 @@ struct bolt_state {
 	struct edge **v;
 	size_t n;
 	uint64_t skipped;	/* neither end in the binary's functions */
+	uint64_t kernel;	/* an end in the kernel */
 	int err;
 };
 
@@ -127,8 +128,20 @@ int write_bolt(struct skd_profile *p, FILE *out, const struct writer_args *a)
 		br = opt_trace(&ev, &nr);
 		for (k = 0; k < nr; k++) {
 			const struct skd_branch_entry *e = &br[k];
-			uint64_t from = location(&b, p, &ev, e->from);
-			uint64_t to = location(&b, p, &ev, e->to);
+			uint64_t from, to;
+
+			/*
+			 * Into or out of the kernel (an interrupt, a system
+			 * call): perf2bolt drops the entry whole
+			 * (--ignore-interrupt-lbr, its default).
+			 */
+			if (skd_is_kernel_addr(e->from) ||
+			    skd_is_kernel_addr(e->to)) {
+				s.kernel++;
+				continue;
+			}
+			from = location(&b, p, &ev, e->from);
+			to = location(&b, p, &ev, e->to);
 
 			if (!from && !to) {
 				s.skipped++;
@@ -158,6 +171,10 @@ int write_bolt(struct skd_profile *p, FILE *out, const struct writer_args *a)
 			fprintf(stderr, "%s convert: %" PRIu64 " branches with "
 				"neither end in %s left out\n", PROG_NAME,
 				s.skipped, a->binary);
+		if (s.kernel)
+			fprintf(stderr, "%s convert: %" PRIu64 " branches into "
+				"or out of the kernel left out, as perf2bolt "
+				"leaves them\n", PROG_NAME, s.kernel);
 	}
 	if (ret == -ENOMEM)
 		fprintf(stderr, "%s convert: out of memory\n", PROG_NAME);
