@@ -236,6 +236,14 @@ sample_merger --profile="$W/nolbr.data" --binary="$T" --output_file="$W/nolbr.sm
 "$SKD" convert -i "$W/nolbr.data" -f autofdo --binary "$T" -o "$W/nolbr.afdo" 2> "$W/last.err"
 check "without branch stacks, convert -f autofdo equals sample_merger (addresses only)" \
 	cmp "$W/nolbr.sm" "$W/nolbr.afdo"
+# No LBR: perf2bolt -nl, sample addresses per function.
+"$BOLTBIN/perf2bolt" -nl -p "$W/nolbr.data" -o "$W/nolbr.p2b" "$T" > "$W/last.err" 2>&1
+check "perf2bolt -nl reads a capture without branch stacks" test -s "$W/nolbr.p2b"
+"$SKD" convert -i "$W/nolbr.data" -f bolt-nl --binary "$T" -o "$W/nolbr.fdata" 2> "$W/last.err"
+check "convert -f bolt-nl equals perf2bolt -nl (20 samples at the call)" sh -c \
+	"cmp '$W/nolbr.p2b' '$W/nolbr.fdata' && grep -qx '1 opt_hot $(off "$call" "$hot") 20' '$W/nolbr.fdata'"
+"$BOLTBIN/llvm-bolt" "$T" -o "$W/opt_target.nl" -data="$W/nolbr.fdata" > "$W/last.err" 2>&1
+check "llvm-bolt takes our no_lbr fdata (exit 0)" test $? = 0
 bad() { # bad DESC PATTERN ARGS...: exit 1, PATTERN on stderr, no file
 	local d=$1 pat=$2
 	shift 2
@@ -252,6 +260,7 @@ bad "bolt from a capture without branch stacks" "no branch stacks.*record -b" \
 	-i "$W/nolbr.data" -f bolt --binary "$T"
 bad "bolt without --binary" "needs --binary" -i "$F" -f bolt
 bad "autofdo without --binary" "needs --binary" -i "$F" -f autofdo
+bad "bolt-nl without --binary" "needs --binary" -i "$F" -f bolt-nl
 bad "--binary that does not exist" "No such file" -i "$F" -f bolt \
 	--binary "$W/nonexistent"
 bad "--binary not in the capture" "no sample or branch .* lies in" -i "$F" \
@@ -337,6 +346,18 @@ for f in "$CAPS"/*.data; do
 		awk '$7 != 0 { print; bad = 1 } END { exit bad }' "$W/$name.rest"
 done
 check "the VM's captures in $CAPS include LBR captures of busyloop" test $vm -gt 0
+# Without LBR (the timer's capture too): perf2bolt -nl on every capture,
+# through the --hide-call-graph wrapper.
+for f in "$CAPS"/*.data; do
+	[ -e "$f" ] || continue
+	name=$(basename "$f" .data)
+	"$SKD" convert -i "$f" -f bolt-nl --binary "$B" -o "$W/$name.nl" \
+		2> /dev/null || continue
+	PATH=$W/nochain:$PATH "$BOLTBIN/perf2bolt" -nl -p "$f" -o "$W/$name.nl.p2b" \
+		"$B" > /dev/null 2>&1
+	check "$name: convert -f bolt-nl equals perf2bolt -nl (sorted lines)" \
+		same_lines "$W/$name.nl.p2b" "$W/$name.nl"
+done
 
 echo "1..$n"
 [ $fails = 0 ]

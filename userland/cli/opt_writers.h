@@ -9,5 +9,7 @@
 int write_autofdo(struct skd_profile *p, FILE *out, const struct writer_args *a);
 /* BOLT's fdata (llvm-bolt -data=FILE), as perf2bolt writes it. */
 int write_bolt(struct skd_profile *p, FILE *out, const struct writer_args *a);
+/* BOLT's fdata without LBR (perf2bolt -nl): sample addresses. */
+int write_bolt_nl(struct skd_profile *p, FILE *out, const struct writer_args *a);
 
 #endif /* _SKD_OPT_WRITERS_H */

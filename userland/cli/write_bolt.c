@@ -184,3 +184,77 @@ int write_bolt(struct skd_profile *p, FILE *out, const struct writer_args *a)
 	opt_binary_close(&b);
 	return ret;
 }
+
+/*
+ * `convert -f bolt-nl --binary PATH`: what perf2bolt -nl writes from
+ * samples alone, no LBR needed (the timer backend's captures too): a line
+ * "no_lbr" with the sampled events' names as perf script prints them
+ * ("NAME:"), then `1 FUNC OFF COUNT` for each sampled address in one of
+ * the binary's functions, one per sample.
+ */
+int write_bolt_nl(struct skd_profile *p, FILE *out, const struct writer_args *a)
+{
+	struct bolt_state s = { 0 };
+	struct opt_binary b;
+	uint64_t events = 0, off, outside = 0;
+	size_t n, i;
+	unsigned int k;
+	int ret;
+
+	if (!a->binary) {
+		fprintf(stderr, "%s convert: -f bolt-nl needs --binary PATH, "
+			"the program to optimize\n", PROG_NAME);
+		return -EINVAL;
+	}
+	ret = opt_binary_open(&b, a->binary, "convert");
+	if (ret)
+		return ret;
+	ret = opt_binary_check(&b, p, a->input, "convert", false);
+	n = skd_profile_nr_samples(p);
+	for (i = 0; !ret && i < n && !s.err; i++) {
+		struct skd_event ev;
+		uint64_t loc;
+
+		skd_profile_sample(p, i, &ev);
+		if (!opt_binary_offset(&b, p, &ev, ev.sample.rec->ip, &off))
+			continue;
+		if (ev.sample.rec->event < 64)
+			events |= 1ULL << ev.sample.rec->event;
+		loc = location(&b, p, &ev, ev.sample.rec->ip);
+		if (loc)
+			add_edge(&s, loc, false);
+		else
+			outside++;
+	}
+	if (!ret && s.err)
+		ret = s.err;
+	if (!ret) {
+		s.v = malloc((s.edges.len ? s.edges.len : 1) * sizeof(*s.v));
+		if (!s.v)
+			ret = -ENOMEM;
+	}
+	if (!ret) {
+		skd_hmap_each(&s.edges, collect, &s);
+		qsort(s.v, s.n, sizeof(*s.v), by_key);
+		fputs("no_lbr", out);
+		for (k = 0; k < 64; k++)
+			if (events & (1ULL << k))
+				fprintf(out, " %s:", skd_profile_event_name(p, k));
+		fputc('\n', out);
+		for (i = 0; i < s.n; i++) {
+			put_location(out, &b, s.v[i]->key);
+			fprintf(out, "%" PRIu64 "\n", s.v[i]->count);
+		}
+		if (outside)
+			fprintf(stderr, "%s convert: %" PRIu64 " samples in %s "
+				"but in none of its functions left out\n",
+				PROG_NAME, outside, a->binary);
+	}
+	if (ret == -ENOMEM)
+		fprintf(stderr, "%s convert: out of memory\n", PROG_NAME);
+	free(s.v);
+	skd_hmap_each(&s.edges, free_edge, NULL);
+	skd_hmap_free(&s.edges);
+	opt_binary_close(&b);
+	return ret;
+}

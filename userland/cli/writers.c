@@ -8,5 +8,7 @@ const struct writer writers[] = {
 	  false, write_autofdo },
 	{ "bolt", "BOLT fdata of --binary's LBR branches (llvm-bolt -data=FILE)",
 	  false, write_bolt },
+	{ "bolt-nl", "BOLT fdata of --binary's sample addresses, no LBR (perf2bolt -nl)",
+	  false, write_bolt_nl },
 	{ NULL, NULL, false, NULL },
 };
