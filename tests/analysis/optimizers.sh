@@ -13,7 +13,10 @@
 #    AutoFDO (Debian autofdo): create_llvm_prof must make a profile naming
 #    the hot functions, sample_merger's text of the perf.data must equal
 #    `convert -f autofdo` byte for byte, and create_llvm_prof must make the
-#    same profile of either. Bad input: a clear message and exit 1.
+#    same profile of either. perf2bolt -nl must equal `convert -f bolt-nl`.
+#    Special cases: a local name twice (NAME/N), PLT stubs, kernel
+#    entries, unmapped addresses, call chains, LBR call stacks, pipe mode,
+#    a Golden Cove model. Bad input: a clear message and exit 1.
 # 2. The VM's captures in CAPS_DIR with branch stacks (HOME=CAPS_DIR/home
 #    holds their build-id cache), for the program VMBIN_DIR/busyloop: the
 #    same comparisons, perf2bolt's fall-through lines aside (on captures
