@@ -257,14 +257,11 @@ bool opt_binary_place(struct opt_binary *b, const struct skd_profile *p,
 
 	*in = false;
 	if (skd_is_kernel_addr(addr)) {
-		b->out++;
 		*file_off = addr;
 		return true;
 	}
-	if (!skd_profile_mapping(p, ev, addr, &m)) {
-		b->out++;
+	if (!skd_profile_mapping(p, ev, addr, &m))
 		return false;
-	}
 	*file_off = addr - m.start + m.pgoff;
 	same = m.path[0] && !strcmp(base_name(m.path), base_name(b->path));
 	if (m.build_id && b->build_id[0]) {
@@ -274,12 +271,8 @@ bool opt_binary_place(struct opt_binary *b, const struct skd_profile *p,
 				 m.build_id);
 		same = skd_build_id_equal(m.build_id, b->build_id);
 	}
-	if (!same) {
-		b->out++;
+	if (!same)
 		return true;
-	}
-	if (!b->seen_as[0])
-		snprintf(b->seen_as, sizeof(b->seen_as), "%s", m.path);
 	b->in++;
 	*in = true;
 	return true;
@@ -381,6 +374,6 @@ int opt_binary_check(struct opt_binary *b, struct skd_profile *p,
 			b->build_id[0] ? b->build_id : "none");
 		return -ENOENT;
 	}
-	b->in = b->out = 0;
+	b->in = 0;
 	return 0;
 }

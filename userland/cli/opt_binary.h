@@ -32,9 +32,7 @@ struct opt_binary {
 	unsigned int nr_seg;
 	struct opt_func *funcs;	/* by address */
 	size_t nr_funcs;
-	/* Addresses looked at, in the binary, and the names it was seen by. */
-	uint64_t in, out;
-	char seen_as[4096];	/* the capture's path of the first match */
+	uint64_t in;		/* addresses found in it */
 	/* A mapping of the same name with another build-id: rebuilt since. */
 	char other_id[SKD_BUILD_ID_HEX];
 };
