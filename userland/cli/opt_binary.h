@@ -5,7 +5,7 @@
  * its functions holds them, named as BOLT names them (the symbol table's
  * own, mangled names; a local symbol gets "/N", its rank among the local
  * symbols of that name in address order, as llvm-bolt's NameResolver
- * makes them unique).
+ * makes them unique; a PLT stub is NAME@PLT).
  */
 #ifndef _SKD_OPT_BINARY_H
 #define _SKD_OPT_BINARY_H
