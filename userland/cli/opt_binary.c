@@ -71,9 +71,10 @@ static int rank_locals(struct raw_sym *raw, size_t n)
  * PLT stubs are functions to BOLT too, named NAME@PLT (perf's and our
  * symbolizer's NAME@plt): calls into shared libraries go through them.
  */
-static int read_plt(struct opt_binary *b, Elf *e)
+static int read_plt(struct opt_binary *b, Elf *e,
+		    struct skd_symtab *(*stubs)(Elf *e))
 {
-	struct skd_symtab *t = skd_plt_symtab(e);
+	struct skd_symtab *t = stubs(e);
 	struct opt_func *v;
 	size_t n, i;
 
@@ -165,7 +166,8 @@ static int read_funcs(struct opt_binary *b, Elf *e)
 		unsigned int rank = raw[i].rank;
 		struct opt_func *f;
 
-		if (!raw[i].func || !raw[i].size)
+		/* Size 0 (crtstuff's, hand-written assembly): sized below. */
+		if (!raw[i].func)
 			continue;
 		f = &b->funcs[b->nr_funcs];
 		f->addr = raw[i].addr;
@@ -178,6 +180,33 @@ static int read_funcs(struct opt_binary *b, Elf *e)
 	}
 	free(raw);
 	return ret;
+}
+
+/*
+ * A function symbol without a size reaches the next function, or the end
+ * of its segment: llvm-bolt sizes such symbols so and perf2bolt counts
+ * samples in them (crtstuff's register_tm_clones and its siblings).
+ */
+static void size_unsized(struct opt_binary *b)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < b->nr_funcs; i++) {
+		struct opt_func *f = &b->funcs[i];
+
+		if (f->size)
+			continue;
+		for (j = i + 1; j < b->nr_funcs && b->funcs[j].addr == f->addr; j++)
+			;
+		if (j < b->nr_funcs) {
+			f->size = b->funcs[j].addr - f->addr;
+			continue;
+		}
+		for (k = 0; k < b->nr_seg; k++)
+			if (f->addr >= b->seg[k].vaddr &&
+			    f->addr < b->seg[k].vaddr + b->seg[k].filesz)
+				f->size = b->seg[k].vaddr + b->seg[k].filesz - f->addr;
+	}
 }
 
 int opt_binary_open(struct opt_binary *b, const char *path, const char *cmd)
@@ -216,9 +245,13 @@ int opt_binary_open(struct opt_binary *b, const char *path, const char *cmd)
 		b->build_id[0] = '\0';
 	ret = read_funcs(b, e);
 	if (!ret)
-		ret = read_plt(b, e);
+		ret = read_plt(b, e, skd_plt_symtab);
 	if (!ret)
+		ret = read_plt(b, e, skd_pltgot_symtab);
+	if (!ret) {
 		qsort(b->funcs, b->nr_funcs, sizeof(*b->funcs), by_addr);
+		size_unsized(b);
+	}
 	if (ret)
 		fprintf(stderr, "%s %s: reading the symbols of %s: %s\n",
 			PROG_NAME, cmd, path, strerror(-ret));

@@ -129,3 +129,97 @@ nomem:
 	errno = ENOMEM;
 	return NULL;
 }
+
+/* Where @ip's `jmp *disp32(%rip)` reads its target, or 0 if it is none. */
+static uint64_t jmp_slot(const unsigned char *code, size_t len, uint64_t ip)
+{
+	size_t at = 0;
+	int32_t disp;
+
+	if (len >= 4 && !memcmp(code, "\xf3\x0f\x1e\xfa", 4))
+		at = 4;		/* endbr64 */
+	if (at < len && code[at] == 0xf2)
+		at++;		/* bnd */
+	if (at + 6 > len || code[at] != 0xff || code[at + 1] != 0x25)
+		return 0;
+	memcpy(&disp, code + at + 2, sizeof(disp));
+	return ip + at + 6 + (int64_t)disp;
+}
+
+struct skd_symtab *skd_pltgot_symtab(Elf *e)
+{
+	GElf_Shdr got_sh, rel_sh, sym_sh;
+	Elf_Data *code, *rel_data, *sym_data;
+	Elf_Scn *got, *rel, *symscn;
+	size_t shstrndx, entsize, nent, nrel, i, j, n = 0;
+	struct skd_symtab *t;
+	struct skd_sym *syms;
+	char **names;
+
+	if (!e || elf_kind(e) != ELF_K_ELF) {
+		errno = ENOEXEC;
+		return NULL;
+	}
+	if (elf_getshdrstrndx(e, &shstrndx))
+		return empty();
+	got = find_section(e, shstrndx, ".plt.got", &got_sh);
+	rel = find_section(e, shstrndx, ".rela.dyn", &rel_sh);
+	if (!got || !rel || got_sh.sh_type != SHT_PROGBITS ||
+	    rel_sh.sh_type != SHT_RELA || !rel_sh.sh_entsize)
+		return empty();
+	symscn = elf_getscn(e, rel_sh.sh_link);
+	code = elf_getdata(got, NULL);
+	rel_data = elf_getdata(rel, NULL);
+	sym_data = symscn ? elf_getdata(symscn, NULL) : NULL;
+	if (!symscn || !gelf_getshdr(symscn, &sym_sh) || !code ||
+	    !code->d_buf || !rel_data || !sym_data)
+		return empty();
+	entsize = got_sh.sh_entsize ? got_sh.sh_entsize : 8;
+	nent = code->d_size / entsize;
+	nrel = rel_data->d_size / rel_sh.sh_entsize;
+	syms = calloc(nent ? nent : 1, sizeof(*syms));
+	names = calloc(nent ? nent : 1, sizeof(*names));
+	if (!syms || !names)
+		goto nomem;
+	for (i = 0; i < nent; i++) {
+		uint64_t ip = got_sh.sh_addr + i * entsize;
+		uint64_t slot = jmp_slot((const unsigned char *)code->d_buf +
+					 i * entsize, entsize, ip);
+
+		for (j = 0; slot && j < nrel; j++) {
+			const char *name;
+			GElf_Rela ra;
+			GElf_Sym s;
+
+			if (!gelf_getrela(rel_data, (int)j, &ra) ||
+			    ra.r_offset != slot || !GELF_R_SYM(ra.r_info) ||
+			    !gelf_getsym(sym_data, (int)GELF_R_SYM(ra.r_info), &s))
+				continue;
+			name = elf_strptr(e, sym_sh.sh_link, s.st_name);
+			if (!name || !*name)
+				break;
+			if (asprintf(&names[n], "%s@plt", name) < 0) {
+				names[n] = NULL;
+				goto nomem;
+			}
+			syms[n].addr = ip;
+			syms[n].size = entsize;
+			syms[n].name = names[n];
+			n++;
+			break;
+		}
+	}
+	t = skd_symtab_from_list(syms, n);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(syms);
+	return t;
+nomem:
+	for (i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
+	free(syms);
+	errno = ENOMEM;
+	return NULL;
+}

@@ -18,5 +18,13 @@ struct skd_symtab;
  * inconsistent headers, ENOMEM.
  */
 struct skd_symtab *skd_plt_symtab(Elf *e);
+/*
+ * The stubs in .plt.got (calls bound at load time, such as PIE's
+ * __cxa_finalize), named NAME@plt from the .rela.dyn relocation of the GOT
+ * slot each one jumps through. Not used to name samples: perf does not
+ * (it shows the nearest symbol before), and script must agree with it;
+ * llvm-bolt does, and so does convert -f bolt.
+ */
+struct skd_symtab *skd_pltgot_symtab(Elf *e);
 
 #endif /* _SKD_PLT_H */
