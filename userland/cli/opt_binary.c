@@ -71,10 +71,9 @@ static int rank_locals(struct raw_sym *raw, size_t n)
  * PLT stubs are functions to BOLT too, named NAME@PLT (perf's and our
  * symbolizer's NAME@plt): calls into shared libraries go through them.
  */
-static int read_plt(struct opt_binary *b, Elf *e,
-		    struct skd_symtab *(*stubs)(Elf *e))
+static int read_plt(struct opt_binary *b, Elf *e)
 {
-	struct skd_symtab *t = stubs(e);
+	struct skd_symtab *t = skd_plt_symtab(e);
 	struct opt_func *v;
 	size_t n, i;
 
@@ -245,9 +244,7 @@ int opt_binary_open(struct opt_binary *b, const char *path, const char *cmd)
 		b->build_id[0] = '\0';
 	ret = read_funcs(b, e);
 	if (!ret)
-		ret = read_plt(b, e, skd_plt_symtab);
-	if (!ret)
-		ret = read_plt(b, e, skd_pltgot_symtab);
+		ret = read_plt(b, e);
 	if (!ret) {
 		qsort(b->funcs, b->nr_funcs, sizeof(*b->funcs), by_addr);
 		size_unsized(b);

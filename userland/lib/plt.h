@@ -3,7 +3,9 @@
  * PLT entries named like perf ("puts@plt"), from .rela.plt. libdwfl has no
  * symbols for them (no ELF symbol covers a PLT stub), so this stays
  * hand-written: x86-64 only, lazy .plt (a 16-byte header, then one 16-byte
- * stub per relocation) or, with IBT, .plt.sec (16-byte stubs, no header).
+ * stub per relocation) or, with IBT, .plt.sec (16-byte stubs, no header),
+ * and .plt.got (8- or 16-byte stubs jumping through a GOT slot that
+ * .rela.dyn binds at load time).
  */
 #ifndef _SKD_PLT_H
 #define _SKD_PLT_H
@@ -18,13 +20,5 @@ struct skd_symtab;
  * inconsistent headers, ENOMEM.
  */
 struct skd_symtab *skd_plt_symtab(Elf *e);
-/*
- * The stubs in .plt.got (calls bound at load time, such as PIE's
- * __cxa_finalize), named NAME@plt from the .rela.dyn relocation of the GOT
- * slot each one jumps through. Not used to name samples: perf does not
- * (it shows the nearest symbol before), and script must agree with it;
- * llvm-bolt does, and so does convert -f bolt.
- */
-struct skd_symtab *skd_pltgot_symtab(Elf *e);
 
 #endif /* _SKD_PLT_H */
