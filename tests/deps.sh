@@ -17,6 +17,7 @@ PACKAGES=(
 	linux-perf
 	protobuf-c-compiler libprotobuf-c-dev zlib1g-dev
 	golang-go libxml2-dev libxml2-utils librsvg2-bin jq python3 perl
+	autofdo bolt-15
 )
 
 missing=()

@@ -846,3 +846,18 @@ void skd_profile_addr(struct skd_profile *p, const struct skd_event *ev,
 {
 	resolve(p, ev, addr, addr, f);
 }
+
+bool skd_profile_mapping(const struct skd_profile *p, const struct skd_event *ev,
+			 uint64_t addr, struct skd_profile_mapping *m)
+{
+	const struct skd_map *map;
+
+	if (skd_is_kernel_addr(addr) || !ev->id)
+		return false;
+	map = find_map(p, ev->id->pid, addr, ev->id->time);
+	if (!map || addr < map->start || addr >= map->end)
+		return false;
+	*m = (struct skd_profile_mapping){ map->path, build_id_of(p, map->path),
+					   map->start, map->end, map->pgoff };
+	return true;
+}

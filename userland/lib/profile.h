@@ -102,4 +102,16 @@ void skd_profile_addr(struct skd_profile *p, const struct skd_event *ev,
 const char *skd_profile_comm(const struct skd_profile *p, uint32_t pid,
 			     uint32_t tid, uint64_t time);
 
+/* The mapping an address of @ev's process lay in (for optimizer feeds). */
+struct skd_profile_mapping {
+	const char *path;	/* as the capture names it; "" when anonymous */
+	const char *build_id;	/* hex, or NULL when the capture has none */
+	uint64_t start, end;	/* [start, end) */
+	uint64_t pgoff;		/* file offset of start */
+};
+
+/* False for kernel and unmapped addresses. */
+bool skd_profile_mapping(const struct skd_profile *p, const struct skd_event *ev,
+			 uint64_t addr, struct skd_profile_mapping *m);
+
 #endif /* _SKD_PROFILE_H */
