@@ -26,13 +26,14 @@ else
 Q := @
 quiet = @printf '  %-7s %s\n'
 endif
-PKGS := libdw libelf libkmod capstone json-c
+PKGS := libdw libelf libkmod json-c libprotobuf-c zlib capstone
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP \
-	-Iuapi -Iuserland/lib -Iuserland/cli -Ikmod/intel -Ikmod/host \
+	-Iuapi -Iuserland/lib -Iuserland/cli -Ikmod/intel -Ikmod/host -I$(BUILD)/gen \
 	-DSKD_TOOL_VERSION='"$(VERSION)"' \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ldw -lelf -lkmod -lcapstone -ljson-c) -liberty -lm
+LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
+	echo -ldw -lelf -lkmod -ljson-c -lprotobuf-c -lz -lcapstone) -liberty -lm
 
 # Intel's event lists become C at build time, for the command as for the
 # module (Kbuild runs the same generator): rules and names.
@@ -49,9 +50,12 @@ JSONC_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 LIB_SRCS := $(wildcard userland/lib/*.c) kmod/intel/models.c \
 	kmod/intel/plan.c kmod/intel/event_rules.c
 GEN_SRCS := $(GEN)/event_table.c $(GEN)/event_info.c
+# pprof's profile.proto becomes C through protobuf-c's compiler.
+PROTO := userland/proto/profile.proto
+PROTO_C := $(GEN)/profile.pb-c.c
 CLI_SRCS := $(wildcard userland/cli/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_SRCS:.c=.o)
-CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o) $(PROTO_C:.c=.o)
 LIB := $(BUILD)/libskidless.a
 TOOL := $(BUILD)/skidless
 
@@ -81,10 +85,10 @@ tools: $(TOOL)
 ASAN_TOOL := $(BUILD)/skidless-asan
 ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
-$(ASAN_TOOL): $(LIB_SRCS) $(GEN_SRCS) $(CLI_SRCS) $(wildcard userland/*/*.h)
+$(ASAN_TOOL): $(LIB_SRCS) $(GEN_SRCS) $(CLI_SRCS) $(PROTO_C) $(wildcard userland/*/*.h)
 	$(quiet) LD $(@F)
 	$(Q)$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(ASAN_FLAGS) -o $@ \
-		$(LIB_SRCS) $(GEN_SRCS) $(CLI_SRCS) $(LDLIBS)
+		$(LIB_SRCS) $(GEN_SRCS) $(CLI_SRCS) $(PROTO_C) $(LDLIBS)
 
 $(GEN_EVENTS): kmod/host/gen_events.c
 	@mkdir -p $(dir $@)
@@ -101,6 +105,16 @@ $(GEN)/event_info.c: $(GEN_EVENTS) $(PERFMON_FILES)
 	@mkdir -p $(dir $@)
 	$(quiet) GEN $(@F)
 	$(Q)$(GEN_EVENTS) --info -o $@ $(PERFMON)
+
+$(PROTO_C): $(PROTO)
+	@mkdir -p $(dir $@)
+	$(quiet) PROTOC $(<F)
+	$(Q)protoc-c --c_out=$(GEN) -I$(dir $<) $<
+
+$(PROTO_C:.c=.h): $(PROTO_C)
+
+# Whatever includes the generated header waits for it.
+$(BUILD)/userland/cli/pprof_encode.o: $(PROTO_C:.c=.h)
 
 $(GEN)/%.o: $(GEN)/%.c
 	$(quiet) CC $(<F)
@@ -137,6 +151,9 @@ $(BUILD)/kselftest/%: tests/kselftest/%.c $$(wildcard tests/kselftest/%/*) \
 
 # The DWARF unwinding test's workload must have no frame pointers.
 $(BUILD)/kselftest/dwarf_chain: KSFT_CFLAGS += -O1 -g -fomit-frame-pointer
+# AutoFDO (Debian's 0.19) reads no DWARF 5, GCC 12's default: the
+# optimizers test (tests/analysis/optimizers.sh) profiles busyloop.
+$(BUILD)/kselftest/busyloop: KSFT_CFLAGS += -gdwarf-4
 
 $(BUILD)/kselftest/%: tests/kselftest/progs/%.c
 	@mkdir -p $(dir $@)

@@ -15,6 +15,9 @@ PACKAGES=(
 	flex bison bc
 	clang libclang-rt-14-dev llvm
 	linux-perf
+	protobuf-c-compiler libprotobuf-c-dev zlib1g-dev
+	golang-go libxml2-dev libxml2-utils librsvg2-bin jq python3 perl
+	autofdo bolt-15
 	libcapstone-dev
 )
 

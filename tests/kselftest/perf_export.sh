@@ -3,7 +3,8 @@
 # Captures for Debian's perf to read on the host: the timer backend with
 # call chains, every sim model with PEBS and LBR branch stacks, and
 # load-latency captures (data address, latency, data source) on a model
-# with one latency and on Golden Cove with its split latency, each
+# with one latency and on Golden Cove with its split latency, LBR
+# captures without call chains for the optimizers, each
 # printed into the TAP log as base64 between skd-file markers. The host
 # stage (tests/perfdata/vm_perf.sh) opens them with perf 6.1 and with
 # skidless and compares them sample for sample.
@@ -14,7 +15,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 MODELS="skylake icelake sapphirerapids skylake-htoff alderlake"
 
-plan 4
+plan 5
 
 export_file() {
 	echo "# skd-file-begin $1"
@@ -51,6 +52,20 @@ for m in skylake sapphirerapids; do
 done
 [ -z "$bad" ]
 result $? "a load-latency capture made on skylake and sapphirerapids (failed:${bad:- none})"
+
+# What the optimizers take (tests/analysis/optimizers.sh): taken branches
+# with PEBS and LBR, no call chain (perf2bolt cannot parse perf script's
+# lines with one), on a model with a plain weight and on Golden Cove.
+bad=
+for m in skylake sapphirerapids; do
+	skidless record -q --backend "sim:$m" -c 100003 \
+		-e br_inst_retired.near_taken:pp -b --call-graph none \
+		-o "$T/opt-$m.data" -- "$BIN/busyloop" "$(slow 0.4)" 2> "$T/err" ||
+		bad="$bad $m"
+	export_file "opt-$m" "$T/opt-$m.data"
+done
+[ -z "$bad" ]
+result $? "an LBR capture without call chains made on skylake and sapphirerapids (failed:${bad:- none})"
 
 # The kallsyms record saved in the build-id cache, for the host's perf to
 # name (and stay quiet about) this kernel's addresses.

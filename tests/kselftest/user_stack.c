@@ -177,16 +177,16 @@ int main(int argc, char **argv)
 		    (unsigned long long)t.pattern_ok,
 		    (unsigned long long)t.in_leaf);
 	/*
-	 * A precise sample's stack pointer may point into a page its own
-	 * instruction was faulting in (a push into a new stack page): then
-	 * nothing can be copied, as the ABI allows. Rare, on the PMU only.
+	 * A sample's stack pointer may point into a page nothing has touched
+	 * yet: a precise sample's push faulting it in, or any sample right
+	 * after a `sub $N, %rsp` opened a frame in a new page (seen once on
+	 * the timer, in ld.so, on the debug kernel). The copy stops at a
+	 * missing page, so nothing is copied, as the ABI allows. Rare.
 	 */
 	ktap_result(t.max_size <= STACK_BYTES &&
-		    (pmu ? t.with_stack * 100 >= t.user * 99 :
-			   t.with_stack == t.user),
-		    "no copy above %d bytes (largest %llu), %s empty",
-		    STACK_BYTES, (unsigned long long)t.max_size,
-		    pmu ? "under 1%" : "none");
+		    t.with_stack * 100 >= t.user * 99,
+		    "no copy above %d bytes (largest %llu), under 1%% empty",
+		    STACK_BYTES, (unsigned long long)t.max_size);
 	ktap_result(pmu ? t.kernel_thread == t.kernel_thread_ok :
 		    t.kernel_thread && t.kernel_thread == t.kernel_thread_ok,
 		    "the idle task's samples (%llu) carry ABI NONE and no stack",

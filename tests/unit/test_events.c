@@ -493,6 +493,46 @@ static void test_named_ldlat(void **state)
 	refuse(NULL, "r01cd/ldlat=30/", -EOPNOTSUPP, "ldlat=");
 }
 
+/* Carries memory info: parse @spec on @model, ask the planner. */
+static bool mem_of(const char *model, const char *spec)
+{
+	struct skd_event_attr a;
+	char why[512];
+
+	if (skd_event_parse(spec, pmu(model), &a, why, sizeof(why)))
+		fail_msg("%s on %s: %s", spec, model, why);
+	return skd_event_carries_mem(pmu(model), &a);
+}
+
+/*
+ * Which events' samples carry memory info, so record writes ADDR,
+ * DATA_SRC and WEIGHT only for them, as perf does: Data_LA in Intel's
+ * lists (MEM_INST_RETIRED.ALL_LOADS, MEM_LOAD_RETIRED.L1_MISS) and the
+ * load-latency events; not the branch events AutoFDO and BOLT sample,
+ * nor cycles, nor anything without PEBS.
+ */
+static void test_carries_mem(void **state)
+{
+	static const char *const models[] = { "skylake", "icelake",
+					      "sapphirerapids" };
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		const char *m = models[i];
+
+		assert_true(mem_of(m, "mem_inst_retired.all_loads:pp"));
+		assert_true(mem_of(m, "mem_load_retired.l1_miss:p"));
+		assert_true(mem_of(m, "mem_trans_retired.load_latency_gt_32:p"));
+		assert_false(mem_of(m, "br_inst_retired.near_taken:pp"));
+		assert_false(mem_of(m, "branches:pp"));
+		assert_false(mem_of(m, "cycles:pp"));
+		assert_false(mem_of(m, "mem_inst_retired.all_loads"));
+	}
+	assert_true(mem_of("alderlake_gracemont",
+			   "mem_uops_retired.load_latency_gt_32:p"));
+}
+
 static void test_frontend_offcore(void **state)
 {
 	(void)state;
@@ -1312,6 +1352,7 @@ int main(void)
 		cmocka_unit_test(test_generic_notes),
 		cmocka_unit_test(test_named),
 		cmocka_unit_test(test_named_ldlat),
+		cmocka_unit_test(test_carries_mem),
 		cmocka_unit_test(test_frontend_offcore),
 		cmocka_unit_test(test_raw),
 		cmocka_unit_test(test_refusals),

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "profile.h"
 #include "report_common.h"
 #include "subcommands.h"
@@ -23,6 +24,7 @@ static void usage(FILE *f, const char *cmd)
 
 	fprintf(f,
 		"Usage: %s %s [-i FILE] -f FORMAT [-o OUT] [--binary PATH]\n"
+		"                [--event NAME] [--samples]\n"
 		"\n"
 		"Write a capture in another tool's format.\n"
 		"\n"
@@ -31,6 +33,10 @@ static void usage(FILE *f, const char *cmd)
 		"                      replaced only when the conversion succeeded\n"
 		"  -f, --format NAME   one of the formats below; --NAME also works\n"
 		"      --binary PATH   only samples in this object (optimizer feeds)\n"
+		"      --event NAME    folded, svg: this event's samples (default:\n"
+		"                      the first sample's event)\n"
+		"      --samples       folded, svg: weigh stacks by sample count,\n"
+		"                      not by period\n"
 		"\nFormats:\n", PROG_NAME, cmd);
 	for (w = writers; w->name; w++)
 		fprintf(f, "  %-12s %s\n", w->name, w->help);
@@ -46,67 +52,37 @@ static const struct writer *find_writer(const char *name)
 	return NULL;
 }
 
-/* Write through OUT.XXXXXX in OUT's directory, renamed over OUT at the end. */
-static int write_file(const struct writer *w, struct skd_profile *p,
-		      const struct writer_args *a, const char *path)
-{
-	size_t len = strlen(path) + sizeof(".XXXXXX");
-	char *tmp = malloc(len);
-	FILE *f = NULL;
-	int fd, ret;
+struct convert_job {
+	const struct writer *w;
+	struct skd_profile *p;
+	const struct writer_args *a;
+};
 
-	if (!tmp)
-		return -ENOMEM;
-	snprintf(tmp, len, "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		ret = -errno;
-		fprintf(stderr, "%s: cannot create a file beside %s: %s\n",
-			PROG_NAME, path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		return ret;
-	}
-	ret = w->write(p, f, a);
-	if (fflush(f) && !ret) {
-		ret = -errno;
-		fprintf(stderr, "%s: writing %s: %s\n", PROG_NAME, path,
-			strerror(errno));
-	}
-	if (fclose(f) && !ret) {
-		ret = -errno;
-		fprintf(stderr, "%s: writing %s: %s\n", PROG_NAME, path,
-			strerror(errno));
-	}
-	if (!ret && rename(tmp, path)) {
-		ret = -errno;
-		fprintf(stderr, "%s: cannot rename %s to %s: %s\n", PROG_NAME,
-			tmp, path, strerror(errno));
-	}
-	if (ret)
-		unlink(tmp);
-	free(tmp);
-	return ret;
+static int run_writer(FILE *f, void *arg)
+{
+	const struct convert_job *j = arg;
+
+	return j->w->write(j->p, f, j->a);
 }
 
 int convert_main(int argc, char *argv[])
 {
-	enum { OPT_BINARY = 256, OPT_FORMAT_BASE = 512 };
+	enum { OPT_BINARY = 256, OPT_EVENT, OPT_SAMPLES,
+	       OPT_FORMAT_BASE = 512 };
 	struct option longopts[64] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "binary", required_argument, NULL, OPT_BINARY },
+		{ "event", required_argument, NULL, OPT_EVENT },
+		{ "samples", no_argument, NULL, OPT_SAMPLES },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	struct writer_args a = { .input = "perf.data" };
 	const struct writer *w = NULL;
 	const char *output = NULL;
 	struct skd_profile *p;
-	size_t nopt = 5, i;
+	size_t nopt = 7, i;
 	int c, ret;
 
 	/* --pprof, --folded, ...: one long option per writer. */
@@ -135,6 +111,12 @@ int convert_main(int argc, char *argv[])
 			break;
 		case OPT_BINARY:
 			a.binary = optarg;
+			break;
+		case OPT_EVENT:
+			a.event = optarg;
+			break;
+		case OPT_SAMPLES:
+			a.samples = true;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);
@@ -170,11 +152,12 @@ int convert_main(int argc, char *argv[])
 	if (!p)
 		return 1;
 	if (output) {
-		ret = write_file(w, p, &a, output);
+		struct convert_job j = { w, p, &a };
+
+		ret = write_atomically(output, run_writer, &j);
 	} else {
-		ret = w->write(p, stdout, &a);
-		if (!ret && fflush(stdout))
-			ret = -errno;
+		errno = 0;
+		ret = finish_stdout(w->write(p, stdout, &a));
 	}
 	warn_capture_problems(a.input, skd_profile_totals(p));
 	skd_profile_free(p);

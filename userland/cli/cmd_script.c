@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "outfile.h"
 #include "profile.h"
 #include "report_common.h"
 #include "subcommands.h"
+#include "writers.h"
 
 static const char usage_text[] =
-	"Usage: %s %s [-i FILE] [--all]\n"
+	"Usage: %s %s [-i FILE] [--all | --perf]\n"
 	"\n"
 	"Print every sample of a capture: command, pid/tid, CPU, time, period,\n"
 	"event (PMU backends), mode (U user, K kernel; a * after it: the ip is\n"
@@ -20,7 +22,10 @@ static const char usage_text[] =
 	"\n"
 	"  -i, --input FILE   capture to read (default perf.data)\n"
 	"      --all          also print COMM, EXEC, FORK, EXIT, LOST and\n"
-	"                     THROTTLE records\n";
+	"                     THROTTLE records\n"
+	"      --perf         perf script's own layout instead: a header line\n"
+	"                     per sample, one line per frame, a blank line\n"
+	"                     (what FlameGraph's stackcollapse-perf.pl reads)\n";
 
 static void print_prefix(const struct skd_profile *p,
 			 const struct skd_event *ev)
@@ -147,12 +152,13 @@ int script_main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "all", no_argument, NULL, 'A' },
+		{ "perf", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = "perf.data";
 	struct skd_profile *p;
-	bool all = false;
+	bool all = false, perf = false;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
@@ -162,6 +168,9 @@ int script_main(int argc, char *argv[])
 			break;
 		case 'A':
 			all = true;
+			break;
+		case 'P':
+			perf = true;
 			break;
 		case 'h':
 			printf(usage_text, PROG_NAME, argv[0]);
@@ -175,8 +184,17 @@ int script_main(int argc, char *argv[])
 	if (!p)
 		return 1;
 
-	skd_profile_walk(p, all, print_record, NULL);
+	if (perf && all) {
+		fprintf(stderr, "%s %s: --perf shows samples only; drop --all\n",
+			PROG_NAME, argv[0]);
+		skd_profile_free(p);
+		return 1;
+	}
+	if (perf)
+		write_perf_script(p, stdout, NULL);
+	else
+		skd_profile_walk(p, all, print_record, NULL);
 	warn_capture_problems(input, skd_profile_totals(p));
 	skd_profile_free(p);
-	return fflush(stdout) ? 1 : 0;
+	return finish_stdout(0) ? 1 : 0;
 }

@@ -359,6 +359,7 @@ static int open_perf(struct record_output *o, const struct record_output_params 
 		.nr_events = p->cfg->nr_events,
 		.events = rp->events,
 		.names = names,
+		.no_mem_events = rp->no_mem_events,
 	};
 	const struct pd_event_spec *specs;
 	struct pd_buf desc = { 0 };

@@ -183,6 +183,8 @@ static bool parse_events(struct record_pmu *rp)
 			attr->sample_period = rp->period;
 			attr->flags &= ~SKD_EV_FREQ;
 		}
+		if (!skd_event_carries_mem(&rp->caps, attr))
+			rp->no_mem_events |= 1U << i;
 	}
 	rp->nr_events = n;
 	return true;

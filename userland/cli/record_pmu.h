@@ -37,6 +37,7 @@ struct record_pmu {
 	struct skd_event_attr events[SKD_MAX_EVENTS];
 	char names[SKD_MAX_EVENTS][160];
 	unsigned int nr_events;
+	uint32_t no_mem_events;		/* bit i: event i has no memory info */
 	char pmu_name[48];		/* "timer", "intel:skylake", ... */
 	/*
 	 * A hybrid part and a followed process without -C: the CPUs of CPU

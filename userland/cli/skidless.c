@@ -18,6 +18,7 @@ static const struct {
 	{ "report", report_main, "Show the functions where a capture spent its samples" },
 	{ "annotate", annotate_main, "Show a function's instructions with their samples" },
 	{ "convert", convert_main, "Write a capture in another tool's format" },
+	{ "diff", diff_main, "Compare two captures symbol by symbol" },
 	{ "selftest", selftest_main, "Measure skid and check LBR call stacks on this PMU" },
 };
 

@@ -13,6 +13,7 @@ int annotate_main(int argc, char *argv[]);
 int report_branches_main(int argc, char *argv[]);
 int report_mem_main(int argc, char *argv[]);
 int convert_main(int argc, char *argv[]);
+int diff_main(int argc, char *argv[]);
 int list_main(int argc, char *argv[]);
 int selftest_main(int argc, char *argv[]);
 

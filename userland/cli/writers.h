@@ -14,6 +14,8 @@
 struct writer_args {
 	const char *input;	/* the capture's path, for messages */
 	const char *binary;	/* --binary: only samples in this object */
+	const char *event;	/* --event: the one event to write, or NULL */
+	bool samples;		/* --samples: count samples, not periods */
 };
 
 struct writer {
@@ -27,5 +29,12 @@ struct writer {
 
 /* The table, ended by an entry whose name is NULL. */
 extern const struct writer writers[];
+
+int write_perf_script(struct skd_profile *p, FILE *out,
+		      const struct writer_args *a);
+int write_folded(struct skd_profile *p, FILE *out, const struct writer_args *a);
+int write_svg(struct skd_profile *p, FILE *out, const struct writer_args *a);
+int write_jsonl(struct skd_profile *p, FILE *out, const struct writer_args *a);
+int write_pprof(struct skd_profile *p, FILE *out, const struct writer_args *a);
 
 #endif /* _SKD_WRITERS_H */

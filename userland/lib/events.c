@@ -355,6 +355,16 @@ int skd_event_check(const struct skd_pmu_caps *caps,
 	return 0;
 }
 
+bool skd_event_carries_mem(const struct skd_pmu_caps *caps,
+			   const struct skd_event_attr *attr)
+{
+	uint32_t flags;
+
+	return attr->precise &&
+	       !skd_event_check(caps, attr, &flags, NULL, NULL, 0) &&
+	       (flags & (SKD_PLAN_DATA_LA | SKD_PLAN_LDLAT));
+}
+
 void skd_event_slots(const struct skd_pmu_caps *caps, uint64_t config,
 		     uint16_t *counters, uint16_t *pebs)
 {

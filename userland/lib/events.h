@@ -49,6 +49,7 @@
 #ifndef _SKD_EVENTS_H
 #define _SKD_EVENTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -125,6 +126,15 @@ void skd_event_info_attr(const struct skd_pmu_caps *caps,
 int skd_event_check(const struct skd_pmu_caps *caps,
 		    const struct skd_event_attr *attr, uint32_t *flags,
 		    uint32_t *idx, char *why, size_t whylen);
+
+/*
+ * Do @attr's samples on @caps carry memory info (data address, load
+ * latency, data source)? The planner's word: its PEBS records have the
+ * data address (Intel's Data_LA) or it is a load-latency event. False
+ * without PEBS, or when the planner refuses it alone.
+ */
+bool skd_event_carries_mem(const struct skd_pmu_caps *caps,
+			   const struct skd_event_attr *attr);
 
 /*
  * Where @attr's encoding may count on @caps and where PEBS records it,

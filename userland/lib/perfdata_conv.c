@@ -125,7 +125,8 @@ struct pd_conv *pd_conv_new(const struct pd_conv_config *cfg)
 		c->kinds[i] = skd_dsrc_kind(cfg->events[i].config,
 					    cfg->events[i].ldlat, &c->model);
 		/* A PEBS record may carry memory info: keep room for it. */
-		if (cfg->events[i].precise)
+		if (cfg->events[i].precise &&
+		    !(i < 32 && (cfg->no_mem_events & (1U << i))))
 			mem = true;
 	}
 	c->split_weight = c->model.block;

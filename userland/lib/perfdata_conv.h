@@ -27,6 +27,14 @@ struct pd_conv_config {
 	unsigned int nr_events;		/* 0 for the timer backend */
 	const struct skd_event_attr *events;
 	const char *const *names;	/* per event; timer: names[0] or NULL */
+	/*
+	 * Bit i: event i's samples never carry memory info (PEBS without
+	 * Data_LA or load latency: cycles:pp, br_inst_retired...:pp). With
+	 * every precise event so marked, samples have no ADDR, DATA_SRC and
+	 * WEIGHT fields, as perf records them: readers that know no
+	 * WEIGHT_STRUCT (AutoFDO's) then read Golden Cove captures too.
+	 */
+	uint32_t no_mem_events;
 };
 
 struct pd_conv;

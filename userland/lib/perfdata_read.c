@@ -224,6 +224,19 @@ static int read_pipe_header(struct pd_file *f, char *err, size_t errlen)
 				f->feat[feat] = p + 16;
 				f->feat_len[feat] = h->size - 16u;
 			}
+		} else if (h->type == PD_REC_HEADER_BUILD_ID) {
+			/*
+			 * A stream's build-ids are records of their own, the
+			 * BUILD_ID feature's entries; the first run of them
+			 * back to back (all of ours) serves as that feature.
+			 */
+			if (!f->feat[PD_FEAT_BUILD_ID]) {
+				f->feat[PD_FEAT_BUILD_ID] = p;
+				f->feat_len[PD_FEAT_BUILD_ID] = h->size;
+			} else if (f->feat[PD_FEAT_BUILD_ID] +
+				   f->feat_len[PD_FEAT_BUILD_ID] == p) {
+				f->feat_len[PD_FEAT_BUILD_ID] += h->size;
+			}
 		}
 	}
 	return check_attrs(f, err, errlen);

@@ -190,6 +190,49 @@ static int put_raw(struct pd_writer *w, const void *p, size_t n)
 	return 0;
 }
 
+/*
+ * The features perf streams as HEADER_FEATURE: all but those whose
+ * feat_ops entry has no .synthesize (tools/perf/util/header.c):
+ * TRACING_DATA and BUILD_ID have record types of their own, BRANCH_STACK,
+ * AUXTRACE and STAT are never streamed. AutoFDO's reader refuses a
+ * stream carrying one of them.
+ */
+static bool streamed_as_feature(unsigned int feat)
+{
+	return feat != PD_FEAT_TRACING_DATA && feat != PD_FEAT_BUILD_ID &&
+	       feat != PD_FEAT_BRANCH_STACK && feat != PD_FEAT_AUXTRACE &&
+	       feat != PD_FEAT_STAT;
+}
+
+/*
+ * The BUILD_ID payload's entries are HEADER_BUILD_ID records already, of
+ * perf's size (36 bytes and the name padded to 64: 4 short of a multiple
+ * of 8); in a stream each is padded to 8 like every other record.
+ */
+static void build_id_records(struct pd_writer *w)
+{
+	static const uint8_t zeros[8];
+	const struct pd_buf *b = &w->feat[PD_FEAT_BUILD_ID];
+	size_t at = 0;
+
+	while (at + sizeof(struct pd_header) <= b->len) {
+		struct pd_header h;
+		size_t pad;
+
+		memcpy(&h, b->p + at, sizeof(h));
+		if (h.size < sizeof(h) || at + h.size > b->len)
+			break;
+		pad = -(size_t)h.size & 7;
+		if (h.size + pad > 0xfff8)
+			break;
+		h.size = (uint16_t)(h.size + pad);
+		put_raw(w, &h, sizeof(h));
+		put_raw(w, b->p + at + sizeof(h), h.size - pad - sizeof(h));
+		put_raw(w, zeros, pad);
+		at += h.size - pad;
+	}
+}
+
 static void feature_record(struct pd_writer *w, unsigned int feat)
 {
 	struct {
@@ -199,6 +242,13 @@ static void feature_record(struct pd_writer *w, unsigned int feat)
 	static const uint8_t zeros[8];
 	size_t len = w->feat[feat].len, pad = -len & 7;
 
+	w->feat_sent[feat] = true;
+	if (feat == PD_FEAT_BUILD_ID) {
+		build_id_records(w);
+		return;
+	}
+	if (!streamed_as_feature(feat))
+		return;
 	/* A payload too big for one record is left out, not cut. */
 	if (sizeof(rec) + len + pad > 0xfff8)
 		return;
@@ -206,7 +256,6 @@ static void feature_record(struct pd_writer *w, unsigned int feat)
 	put_raw(w, &rec, sizeof(rec));
 	put_raw(w, w->feat[feat].p, len);
 	put_raw(w, zeros, pad);
-	w->feat_sent[feat] = true;
 }
 
 /* ---- open ---- */

@@ -5,7 +5,8 @@
  * at close with the final sizes (tools/perf/util/header.c
  * perf_session__do_write_header() writes the same layout). Pipe mode:
  * the 16-byte header, one HEADER_ATTR record per event, HEADER_FEATURE
- * records, then the data, nothing ever seeked back to.
+ * records for the features perf streams so, then the data, nothing ever
+ * seeked back to; build-ids as HEADER_BUILD_ID records.
  *
  * A full disk (ENOSPC, EFBIG) stops the data where the last whole
  * records ended; close then cuts the file back at a flush boundary far

@@ -778,9 +778,14 @@ static void resolve(struct skd_profile *p, const struct skd_event *ev,
 	memset(f, 0, sizeof(*f));
 	f->ip = ip;
 	f->dso = "[unknown]";
+	f->path = "";
 	if (skd_is_kernel_addr(ip)) {
 		f->kernel = true;
 		f->dso = "[kernel.kallsyms]";
+		f->path = f->dso;
+		f->build_id = p->kernel_build_id;
+		f->map_start = 0xffff800000000000ULL;
+		f->map_end = UINT64_MAX;
 		skd_symbolize_kernel(p->syms, ip, lookup, &sym);
 	} else {
 		/* A return address may sit just past the end of its mapping. */
@@ -788,6 +793,11 @@ static void resolve(struct skd_profile *p, const struct skd_event *ev,
 		if (!map)
 			return;
 		f->dso = map->path[0] ? base_name(map->path) : "[anon]";
+		f->path = map->path;
+		f->build_id = build_id_of(p, map->path);
+		f->map_start = map->start;
+		f->map_end = map->end;
+		f->map_pgoff = map->pgoff;
 		skd_symbolize_user(p->syms, ev->id->pid, map->path, map->start,
 				   map->pgoff, build_id_of(p, map->path), ip,
 				   lookup, &sym);
@@ -852,4 +862,19 @@ void skd_profile_addr(struct skd_profile *p, const struct skd_event *ev,
 		      uint64_t addr, struct skd_frame *f)
 {
 	resolve(p, ev, addr, addr, f);
+}
+
+bool skd_profile_mapping(const struct skd_profile *p, const struct skd_event *ev,
+			 uint64_t addr, struct skd_profile_mapping *m)
+{
+	const struct skd_map *map;
+
+	if (skd_is_kernel_addr(addr) || !ev->id)
+		return false;
+	map = find_map(p, ev->id->pid, addr, ev->id->time);
+	if (!map || addr < map->start || addr >= map->end)
+		return false;
+	*m = (struct skd_profile_mapping){ map->path, build_id_of(p, map->path),
+					   map->start, map->end, map->pgoff };
+	return true;
 }

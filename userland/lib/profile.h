@@ -40,6 +40,15 @@ struct skd_frame {
 	/* Functions inlined at the address, innermost first, and where in each. */
 	unsigned int nr_inline;
 	const struct skd_srcloc *inl;
+	/*
+	 * The mapping the address is in, for writers that describe objects
+	 * (pprof): full path ("" when unmapped), build-id (hex, or NULL when
+	 * the capture has none), and [map_start, map_end) at file offset
+	 * map_pgoff. Kernel frames: "[kernel.kallsyms]", the upper half.
+	 */
+	const char *path;
+	const char *build_id;
+	uint64_t map_start, map_end, map_pgoff;
 };
 
 /* Load @path; on failure returns -errno with a sentence in @err. */
@@ -107,5 +116,17 @@ int skd_profile_object(const struct skd_profile *p, const struct skd_event *ev,
 /* Command name of @tid (process @pid) at @time, or NULL. */
 const char *skd_profile_comm(const struct skd_profile *p, uint32_t pid,
 			     uint32_t tid, uint64_t time);
+
+/* The mapping an address of @ev's process lay in (for optimizer feeds). */
+struct skd_profile_mapping {
+	const char *path;	/* as the capture names it; "" when anonymous */
+	const char *build_id;	/* hex, or NULL when the capture has none */
+	uint64_t start, end;	/* [start, end) */
+	uint64_t pgoff;		/* file offset of start */
+};
+
+/* False for kernel and unmapped addresses. */
+bool skd_profile_mapping(const struct skd_profile *p, const struct skd_event *ev,
+			 uint64_t addr, struct skd_profile_mapping *m);
 
 #endif /* _SKD_PROFILE_H */
