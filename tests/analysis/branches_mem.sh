@@ -21,7 +21,7 @@
 set -uo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-HERE=$TOP/tests/analysis
+HERE=$TOP/tests/analysis/helpers
 CAPS=$1
 SKD=${SKD:-$TOP/build/skidless}
 W=$(mktemp -d)
