@@ -32,6 +32,10 @@ struct proc {
 	size_t nr_snaps, cap_snaps;
 	uint64_t *execs;		/* EXEC times, sorted */
 	size_t nr_execs, cap_execs;
+	/* A forked process runs its parent's image until it execs. */
+	uint32_t parent;
+	uint64_t fork_time;
+	bool forked;
 };
 
 struct comm_entry {
@@ -212,6 +216,19 @@ static int add_kernel_record(struct skd_profile *p,
 		if (!t)
 			return -ENOMEM;
 		*t = ev.id->time;
+		break;
+	case SKD_REC_FORK:
+		/* A new process, not a thread: it starts with the parent's maps. */
+		if (ev.task->ppid == ev.id->pid)
+			break;
+		pr = get_proc(p, ev.id->pid);
+		if (!pr)
+			return -ENOMEM;
+		if (!pr->forked) {
+			pr->forked = true;
+			pr->parent = ev.task->ppid;
+			pr->fork_time = ev.id->time;
+		}
 		break;
 	}
 	return add_timed(&p->other, &p->nr_other, &p->cap_other, &ev);
@@ -722,7 +739,7 @@ const char *skd_profile_comm(const struct skd_profile *p, uint32_t pid,
 }
 
 /* The reading of @pid's maps that best describes @ip at @time. */
-static const struct skd_map *find_map(const struct skd_profile *p,
+static const struct skd_map *find_map_in(const struct skd_profile *p,
 				      uint32_t pid, uint64_t ip,
 				      uint64_t time)
 {
@@ -758,6 +775,30 @@ static const struct skd_map *find_map(const struct skd_profile *p,
 			fallback = m;
 	}
 	return fallback;
+}
+
+/*
+ * Through the forks: a child that has not exec'd yet runs code its
+ * parent mapped before the fork, which no record of the child names.
+ */
+static const struct skd_map *find_map(const struct skd_profile *p,
+				      uint32_t pid, uint64_t ip,
+				      uint64_t time)
+{
+	const struct skd_map *m = NULL;
+	const struct proc *pr;
+	unsigned int depth;
+
+	for (depth = 0; depth < 32; depth++) {
+		m = find_map_in(p, pid, ip, time);
+		pr = skd_hmap_get(&p->procs, pid);
+		if (m || !pr || !pr->forked || generation(pr, time) ||
+		    pr->parent == pid)
+			return m;
+		time = pr->fork_time;
+		pid = pr->parent;
+	}
+	return m;
 }
 
 static const char *base_name(const char *path)
