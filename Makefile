@@ -26,7 +26,7 @@ else
 Q := @
 quiet = @printf '  %-7s %s\n'
 endif
-PKGS := libdw libelf libkmod
+PKGS := libdw libelf libkmod json-c
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP \
 	-Iuapi -Iuserland/lib -Iuserland/cli -Ikmod/intel -Ikmod/host \

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Call-graph trees for report: one node per function on the way, as
+ * perf's default "function" key merges addresses of one function.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_callgraph.h"
+
+static struct rh_node *child_of(struct rh_node *parent,
+				const struct rh_sym *sym)
+{
+	struct rh_node **link, *c;
+
+	for (link = &parent->child; (c = *link); link = &c->next) {
+		if (c->sym != sym)
+			continue;
+		/* The busy path is walked again and again: keep it first. */
+		*link = c->next;
+		c->next = parent->child;
+		parent->child = c;
+		return c;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->sym = sym;
+	c->next = parent->child;
+	parent->child = c;
+	return c;
+}
+
+int rh_graph_add(struct rh_node *root, const struct rh_sym *const *path,
+		 unsigned int n, uint64_t period)
+{
+	struct rh_node *node = root;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		node = child_of(node, path[i]);
+		if (!node)
+			return -ENOMEM;
+		node->period += period;
+		node->samples++;
+	}
+	return 0;
+}
+
+static int by_period(const void *a, const void *b)
+{
+	const struct rh_node *x = *(struct rh_node *const *)a;
+	const struct rh_node *y = *(struct rh_node *const *)b;
+
+	if (x->period != y->period)
+		return x->period < y->period ? 1 : -1;
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	if (x->sym->name && y->sym->name)
+		return strcmp(x->sym->name, y->sym->name);
+	return (x->sym->ip > y->sym->ip) - (x->sym->ip < y->sym->ip);
+}
+
+int rh_graph_sort(struct rh_node *root)
+{
+	struct rh_node *c, **v;
+	size_t n = 0, i;
+	int ret = 0;
+
+	for (c = root->child; c; c = c->next)
+		n++;
+	if (n > 1) {
+		v = malloc(n * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		for (i = 0, c = root->child; c; c = c->next)
+			v[i++] = c;
+		qsort(v, n, sizeof(*v), by_period);
+		for (i = 0; i < n; i++)
+			v[i]->next = i + 1 < n ? v[i + 1] : NULL;
+		root->child = v[0];
+		free(v);
+	}
+	for (c = root->child; c && !ret; c = c->next)
+		ret = rh_graph_sort(c);
+	return ret;
+}
+
+void rh_graph_free(struct rh_node *root)
+{
+	struct rh_node *c, *next;
+
+	for (c = root->child; c; c = next) {
+		next = c->next;
+		rh_graph_free(c);
+		free(c);
+	}
+	root->child = NULL;
+}
