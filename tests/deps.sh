@@ -15,6 +15,7 @@ PACKAGES=(
 	flex bison bc
 	clang libclang-rt-14-dev llvm
 	linux-perf
+	python3
 )
 
 missing=()

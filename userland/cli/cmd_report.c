@@ -285,7 +285,7 @@ static void name_frame(struct skd_profile *p, const struct skd_event *ev,
 
 	skd_profile_frame(p, ev, i, &f);
 	*out = (struct rh_frame){ .sym = f.sym, .dso = f.dso, .ip = f.ip,
-				  .kernel = f.kernel, .file = f.file,
+				  .off = f.off, .kernel = f.kernel, .file = f.file,
 				  .line = f.line };
 }
 
@@ -335,7 +335,8 @@ static int aggregate(struct skd_profile *p, const struct args *a,
 		name_frame(p, &ev, 0, &fr.v[0]);
 		if (!rh_filter_match(&a->filter, &s))
 			continue;
-		nr = chain ? skd_profile_nr_frames(p, &ev) : 1;
+		s.hidden = !rh_filter_shown(&a->filter, &s);
+		nr = chain && !s.hidden ? skd_profile_nr_frames(p, &ev) : 1;
 		for (j = 1; j < nr; j++) {
 			if (!frame_slot(&fr, j)) {
 				ret = -ENOMEM;

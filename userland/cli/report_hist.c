@@ -253,12 +253,19 @@ static const struct rh_sym *sym_of(struct rh_hist *h, const struct rh_frame *f)
 	return s;
 }
 
-/* "file.c:12" as perf's srcline shows it (file's base name), or "??:0". */
+/*
+ * "file.c:12" as perf's srcline shows it (the file's base name); without
+ * line information "sym+OFFSET" (decimal, as perf), else "??:0".
+ */
 static const char *srcline_of(struct rh_hist *h, const struct rh_frame *f)
 {
 	const char *slash;
 	char buf[512];
 
+	if (!f->file && f->sym) {
+		snprintf(buf, sizeof(buf), "%s+%" PRIu64, f->sym, f->off);
+		return intern_text(h, buf);
+	}
 	if (!f->file)
 		return intern_text(h, "??:0");
 	slash = strrchr(f->file, '/');
@@ -438,6 +445,11 @@ int rh_hist_add(struct rh_hist *h, const struct rh_sample *s)
 
 	if (s->event >= SKD_REPORT_EVENTS || !s->nr)
 		return -EINVAL;
+	if (s->hidden) {
+		h->totals[s->event].samples++;
+		h->totals[s->event].period += s->period;
+		return 0;
+	}
 	if (nr > h->scratch && grow_scratch(h, nr))
 		return -ENOMEM;
 	comm = intern_text(h, s->comm);

@@ -36,6 +36,7 @@ struct rh_frame {
 	const char *sym;	/* NULL: unknown */
 	const char *dso;
 	uint64_t ip;
+	uint64_t off;		/* ip - symbol start */
 	bool kernel;
 	const char *file;	/* NULL: no line information */
 	unsigned int line;
@@ -48,6 +49,7 @@ struct rh_sample {
 	const char *comm;	/* never NULL */
 	unsigned int nr;	/* frames, leaf first; at least 1 */
 	const struct rh_frame *f;
+	bool hidden;		/* in the totals only (rh_filter_shown) */
 };
 
 /* Which samples count; an empty list lets everything through. */
@@ -116,7 +118,14 @@ int rh_parse_callgraph(const char *s, bool *on, enum rh_order *order,
 void rh_filter_free(struct rh_filter *f);
 
 const char *rh_key_name(enum rh_key k);
+/*
+ * Perf 6.1's two kinds of filter. --time and --cpu drop samples: shares
+ * are of what is left. --comm, --pid, --tid, --dso and --sym (the last
+ * two on the sample's leaf) hide them: a hidden sample still counts in
+ * its event's total, so the entries shown keep their shares of the whole.
+ */
 bool rh_filter_match(const struct rh_filter *f, const struct rh_sample *s);
+bool rh_filter_shown(const struct rh_filter *f, const struct rh_sample *s);
 
 struct rh_hist *rh_hist_new(const struct rh_config *c);
 void rh_hist_free(struct rh_hist *h);

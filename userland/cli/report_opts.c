@@ -271,7 +271,7 @@ int rh_parse_callgraph(const char *s, bool *on, enum rh_order *order,
 		if (!strcmp(it, "none")) {
 			*on = false;
 		} else if (!strcmp(it, "caller") || !strcmp(it, "callee")) {
-			*order = it[4] == 'e' ? RH_CALLEE : RH_CALLER;
+			*order = strcmp(it, "callee") ? RH_CALLER : RH_CALLEE;
 			*order_set = true;
 		} else if (!strcmp(it, "graph") || !strcmp(it, "fractal") ||
 			   !strcmp(it, "flat") || !strcmp(it, "function")) {
@@ -349,10 +349,6 @@ static bool has_dso(char *const *v, size_t n, const char *dso)
 	return false;
 }
 
-/*
- * As perf: the object and symbol filters look at where the sample
- * landed (its leaf), not at the callers.
- */
 bool rh_filter_match(const struct rh_filter *f, const struct rh_sample *s)
 {
 	if (f->has_time && (s->time < f->start || (f->end && s->time > f->end)))
@@ -360,6 +356,12 @@ bool rh_filter_match(const struct rh_filter *f, const struct rh_sample *s)
 	if (f->has_cpus && (s->cpu >= RH_MAX_CPUS ||
 			    !skd_cpu_isset(f->cpus, s->cpu)))
 		return false;
+	return true;
+}
+
+/* As perf: --dso and --sym look at where the sample landed, its leaf. */
+bool rh_filter_shown(const struct rh_filter *f, const struct rh_sample *s)
+{
 	if (f->nr_pids && !has_id(f->pids, f->nr_pids, s->pid))
 		return false;
 	if (f->nr_tids && !has_id(f->tids, f->nr_tids, s->tid))
