@@ -9,43 +9,82 @@
 
 #include "report_callgraph.h"
 
-static struct rh_node *child_of(struct rh_node *parent,
+static size_t slot_hash(const struct rh_node *parent, const struct rh_sym *sym)
+{
+	uint64_t h = (uintptr_t)parent * 0x9e3779b97f4a7c15ULL ^
+		     (uintptr_t)sym * 0xc2b2ae3d27d4eb4fULL;
+
+	return (size_t)(h ^ h >> 29);
+}
+
+static int grow(struct rh_graph_index *ix)
+{
+	size_t cap = ix->cap ? ix->cap * 2 : 1024, i, j;
+	struct rh_graph_slot *v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < ix->cap; i++) {
+		if (!ix->v[i].node)
+			continue;
+		for (j = slot_hash(ix->v[i].parent, ix->v[i].node->sym) & (cap - 1);
+		     v[j].node; j = (j + 1) & (cap - 1))
+			;
+		v[j] = ix->v[i];
+	}
+	free(ix->v);
+	ix->v = v;
+	ix->cap = cap;
+	return 0;
+}
+
+static struct rh_node *child_of(struct rh_graph_index *ix,
+				struct rh_node *parent,
 				const struct rh_sym *sym)
 {
-	struct rh_node **link, *c;
+	struct rh_node *c;
+	size_t i;
 
-	for (link = &parent->child; (c = *link); link = &c->next) {
-		if (c->sym != sym)
-			continue;
-		/* The busy path is walked again and again: keep it first. */
-		*link = c->next;
-		c->next = parent->child;
-		parent->child = c;
-		return c;
-	}
+	if ((ix->n + 1) * 2 > ix->cap && grow(ix))
+		return NULL;
+	for (i = slot_hash(parent, sym) & (ix->cap - 1); (c = ix->v[i].node);
+	     i = (i + 1) & (ix->cap - 1))
+		if (ix->v[i].parent == parent && c->sym == sym)
+			return c;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
 	c->sym = sym;
 	c->next = parent->child;
 	parent->child = c;
+	ix->v[i].parent = parent;
+	ix->v[i].node = c;
+	ix->n++;
 	return c;
 }
 
-int rh_graph_add(struct rh_node *root, const struct rh_sym *const *path,
-		 unsigned int n, uint64_t period)
+int rh_graph_add(struct rh_graph_index *ix, struct rh_node *root,
+		 const struct rh_sym *const *path, unsigned int n,
+		 uint64_t period)
 {
 	struct rh_node *node = root;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		node = child_of(node, path[i]);
+		node = child_of(ix, node, path[i]);
 		if (!node)
 			return -ENOMEM;
 		node->period += period;
 		node->samples++;
 	}
 	return 0;
+}
+
+void rh_graph_index_free(struct rh_graph_index *ix)
+{
+	free(ix->v);
+	ix->v = NULL;
+	ix->cap = ix->n = 0;
 }
 
 static int by_period(const void *a, const void *b)

@@ -118,6 +118,7 @@ struct rh_hist {
 	struct table syms;	/* struct rh_sym */
 	struct table frames;	/* struct frame_alias */
 	struct table entries;	/* struct rh_entry */
+	struct rh_graph_index graph;
 	struct rh_totals totals[SKD_REPORT_EVENTS];
 	/* The sample being added: its functions, entries charged, paths. */
 	const struct rh_sym **fsyms;
@@ -304,6 +305,7 @@ void rh_hist_free(struct rh_hist *h)
 		if (h->entries.s[i].v)
 			free_entry(h->entries.s[i].v);
 	tab_free(&h->entries, false);
+	rh_graph_index_free(&h->graph);
 	tab_free(&h->strings, true);
 	tab_free(&h->aliases, true);
 	tab_free(&h->syms, true);
@@ -431,7 +433,7 @@ static int add_path(struct rh_hist *h, struct rh_entry *e, unsigned int i,
 		for (j = i + 1; j < nr; j++)
 			h->path[n++] = h->fsyms[j];
 	}
-	return rh_graph_add(&e->root, h->path, n, period);
+	return rh_graph_add(&h->graph, &e->root, h->path, n, period);
 }
 
 int rh_hist_add(struct rh_hist *h, const struct rh_sample *s)
