@@ -241,6 +241,7 @@ static void complete_args(struct args *a, struct skd_profile *p)
 {
 	bool chains = (!a->children_set || !a->callgraph_set) && has_chains(p);
 	unsigned int k;
+	bool lines;
 
 	a->c.children = a->children_set ? a->children : chains;
 	a->c.callgraph = a->callgraph_set ? a->callgraph : chains;
@@ -259,6 +260,11 @@ static void complete_args(struct args *a, struct skd_profile *p)
 	}
 	for (k = 0; k < SKD_REPORT_EVENTS; k++)
 		a->out.names[k] = skd_profile_event_name(p, k);
+	/* DWARF lines cost most of the naming: only srcline needs them. */
+	lines = false;
+	for (k = 0; k < a->c.nr_keys; k++)
+		lines |= a->c.keys[k] == RH_SRCLINE;
+	skd_profile_set_lines(p, lines);
 }
 
 static struct rh_frame *frame_slot(struct frames *fr, unsigned int i)

@@ -175,6 +175,8 @@ int script_main(int argc, char *argv[])
 	if (!p)
 		return 1;
 
+	/* Frames are shown as symbol+offset: no source lines to look up. */
+	skd_profile_set_lines(p, false);
 	skd_profile_walk(p, all, print_record, NULL);
 	warn_capture_problems(input, skd_profile_totals(p));
 	skd_profile_free(p);

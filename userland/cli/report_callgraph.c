@@ -38,6 +38,26 @@ static int grow(struct rh_graph_index *ix)
 	return 0;
 }
 
+#define BLOCK_NODES	65536
+
+static struct rh_node *new_node(struct rh_graph_index *ix)
+{
+	struct rh_node **b;
+
+	if (!ix->nr_blocks || ix->used == BLOCK_NODES) {
+		b = realloc(ix->blocks, (ix->nr_blocks + 1) * sizeof(*b));
+		if (!b)
+			return NULL;
+		ix->blocks = b;
+		b[ix->nr_blocks] = calloc(BLOCK_NODES, sizeof(**b));
+		if (!b[ix->nr_blocks])
+			return NULL;
+		ix->nr_blocks++;
+		ix->used = 0;
+	}
+	return &ix->blocks[ix->nr_blocks - 1][ix->used++];
+}
+
 static struct rh_node *child_of(struct rh_graph_index *ix,
 				struct rh_node *parent,
 				const struct rh_sym *sym)
@@ -51,7 +71,7 @@ static struct rh_node *child_of(struct rh_graph_index *ix,
 	     i = (i + 1) & (ix->cap - 1))
 		if (ix->v[i].parent == parent && c->sym == sym)
 			return c;
-	c = calloc(1, sizeof(*c));
+	c = new_node(ix);
 	if (!c)
 		return NULL;
 	c->sym = sym;
@@ -82,9 +102,13 @@ int rh_graph_add(struct rh_graph_index *ix, struct rh_node *root,
 
 void rh_graph_index_free(struct rh_graph_index *ix)
 {
+	size_t i;
+
+	for (i = 0; i < ix->nr_blocks; i++)
+		free(ix->blocks[i]);
+	free(ix->blocks);
 	free(ix->v);
-	ix->v = NULL;
-	ix->cap = ix->n = 0;
+	memset(ix, 0, sizeof(*ix));
 }
 
 static int by_period(const void *a, const void *b)
@@ -101,39 +125,47 @@ static int by_period(const void *a, const void *b)
 	return (x->sym->ip > y->sym->ip) - (x->sym->ip < y->sym->ip);
 }
 
-int rh_graph_sort(struct rh_node *root)
+struct scratch {
+	struct rh_node **v;
+	size_t cap;
+};
+
+static int sort_level(struct rh_node *root, struct scratch *sc, size_t base)
 {
-	struct rh_node *c, **v;
+	struct rh_node *c;
 	size_t n = 0, i;
 	int ret = 0;
 
 	for (c = root->child; c; c = c->next)
 		n++;
 	if (n > 1) {
-		v = malloc(n * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
+		/* The levels below reuse the buffer past this level's part. */
+		if (base + n > sc->cap) {
+			size_t cap = (base + n) * 2;
+			struct rh_node **v = realloc(sc->v, cap * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			sc->v = v;
+			sc->cap = cap;
+		}
 		for (i = 0, c = root->child; c; c = c->next)
-			v[i++] = c;
-		qsort(v, n, sizeof(*v), by_period);
+			sc->v[base + i++] = c;
+		qsort(sc->v + base, n, sizeof(*sc->v), by_period);
 		for (i = 0; i < n; i++)
-			v[i]->next = i + 1 < n ? v[i + 1] : NULL;
-		root->child = v[0];
-		free(v);
+			sc->v[base + i]->next = i + 1 < n ? sc->v[base + i + 1] : NULL;
+		root->child = sc->v[base];
 	}
 	for (c = root->child; c && !ret; c = c->next)
-		ret = rh_graph_sort(c);
+		ret = sort_level(c, sc, base);
 	return ret;
 }
 
-void rh_graph_free(struct rh_node *root)
+int rh_graph_sort(struct rh_node *root)
 {
-	struct rh_node *c, *next;
+	struct scratch sc = { 0 };
+	int ret = sort_level(root, &sc, 0);
 
-	for (c = root->child; c; c = next) {
-		next = c->next;
-		rh_graph_free(c);
-		free(c);
-	}
-	root->child = NULL;
+	free(sc.v);
+	return ret;
 }

@@ -6,9 +6,10 @@
 #include "report_hist.h"
 
 /*
- * Where the children of every node are found by (parent, function):
- * one index for all the trees of a report, so a wide node costs no
- * walk along its siblings.
+ * The nodes of all the trees of a report, and where the children of
+ * every node are found by (parent, function), so a wide node costs no
+ * walk along its siblings. Nodes are carved from big blocks and freed
+ * with the index: a report makes millions.
  */
 struct rh_graph_index {
 	struct rh_graph_slot {
@@ -16,6 +17,8 @@ struct rh_graph_index {
 		struct rh_node *node;
 	} *v;
 	size_t cap, n;
+	struct rh_node **blocks;
+	size_t nr_blocks, used;		/* nodes used in the last block */
 };
 
 /*
@@ -25,10 +28,9 @@ struct rh_graph_index {
 int rh_graph_add(struct rh_graph_index *ix, struct rh_node *root,
 		 const struct rh_sym *const *path, unsigned int n,
 		 uint64_t period);
+/* Frees the index and every node of every tree. */
 void rh_graph_index_free(struct rh_graph_index *ix);
 /* Children busiest first, at every level. 0 or -ENOMEM. */
 int rh_graph_sort(struct rh_node *root);
-/* Frees what hangs under @root (not @root itself). */
-void rh_graph_free(struct rh_node *root);
 
 #endif /* _SKD_REPORT_CALLGRAPH_H */

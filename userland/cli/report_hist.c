@@ -289,11 +289,6 @@ struct rh_hist *rh_hist_new(const struct rh_config *c)
 	return h;
 }
 
-static void free_entry(struct rh_entry *e)
-{
-	rh_graph_free(&e->root);
-	free(e);
-}
 
 void rh_hist_free(struct rh_hist *h)
 {
@@ -303,7 +298,7 @@ void rh_hist_free(struct rh_hist *h)
 		return;
 	for (i = 0; i < h->entries.cap; i++)
 		if (h->entries.s[i].v)
-			free_entry(h->entries.s[i].v);
+			free(h->entries.s[i].v);
 	tab_free(&h->entries, false);
 	rh_graph_index_free(&h->graph);
 	tab_free(&h->strings, true);
@@ -578,11 +573,8 @@ struct rh_entry **rh_hist_sorted(struct rh_hist *h, unsigned int event,
 	for (i = 0; i < h->entries.cap; i++) {
 		struct rh_entry *e = h->entries.s[i].v;
 
-		if (e && e->event == event) {
-			if (rh_graph_sort(&e->root))
-				return NULL;
+		if (e && e->event == event)
 			h->sorted[(*n)++] = e;
-		}
 	}
 	sorting = h;
 	if (*n > 1)

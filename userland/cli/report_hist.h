@@ -139,8 +139,9 @@ const struct rh_totals *rh_hist_totals(const struct rh_hist *h,
 				       unsigned int event);
 /*
  * The entries of @event, busiest first (children, then self, in
- * children mode; self alone otherwise), ties in key order; call graphs
- * sorted busiest first. The array is the hist's; NULL + 0 when none.
+ * children mode; self alone otherwise), ties in key order; the call
+ * graphs are not sorted (rh_graph_sort, for the entries shown). The
+ * array is the hist's; NULL + 0 when none.
  */
 struct rh_entry **rh_hist_sorted(struct rh_hist *h, unsigned int event,
 				 size_t *n);

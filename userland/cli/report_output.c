@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_callgraph.h"
 #include "report_output.h"
 
 #define CELL	512
@@ -207,7 +208,9 @@ static int print_event(FILE *out, struct rh_hist *h, const struct ro_opts *o,
 		}
 		fputc('\n', out);
 		if (rh_hist_config(h)->callgraph) {
-			ret = print_graph(out, &v[i]->root, t->period,
+			ret = rh_graph_sort(&v[i]->root);
+			if (!ret)
+				ret = print_graph(out, &v[i]->root, t->period,
 					  o->limit, "            ");
 			if (ret)
 				break;
@@ -297,7 +300,7 @@ static json_object *graph_json(const struct rh_node *parent, uint64_t total,
 }
 
 static json_object *entry_json(const struct rh_hist *h,
-			       const struct rh_entry *e, uint64_t total,
+			       struct rh_entry *e, uint64_t total,
 			       double limit, bool *oom)
 {
 	const struct rh_config *c = rh_hist_config(h);
@@ -343,7 +346,9 @@ static json_object *entry_json(const struct rh_hist *h,
 			    json_object_new_string(buf), oom);
 		}
 	}
-	if (c->callgraph)
+	if (c->callgraph && rh_graph_sort(&e->root))
+		*oom = true;
+	else if (c->callgraph)
 		add(o, "callgraph", graph_json(&e->root, total, limit, oom), oom);
 	return o;
 }

@@ -583,3 +583,33 @@ int skd_dso_lookup(struct skd_dso *d, uint64_t vaddr, struct skd_dso_sym *out)
 	*out = en->sym;
 	return 0;
 }
+
+int skd_dso_lookup_name(struct skd_dso *d, uint64_t vaddr,
+			struct skd_dso_sym *out)
+{
+	const struct skd_sym *ps;
+	struct span *sp;
+	int ret;
+
+	if (!d || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	/* PLT stubs and addresses without spans: the full, cached lookup. */
+	ps = skd_symtab_lookup(d->plt, vaddr);
+	sp = ps ? NULL : span_of(d, vaddr + d->bias);
+	if (!sp) {
+		ret = skd_dso_lookup(d, vaddr, out);
+		out->file = NULL;
+		out->line = 0;
+		out->nr_inline = 0;
+		out->inl = NULL;
+		return ret;
+	}
+	if (!sp->state) {
+		symbol_at(d, vaddr + d->bias, &sp->name, &sp->start);
+		sp->state = 1;
+	}
+	out->name = sp->name;
+	out->start = sp->start;
+	return 0;
+}

@@ -872,6 +872,11 @@ void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
 	resolve(p, ev, ip, ip - (return_address ? 1 : 0), f);
 }
 
+void skd_profile_set_lines(struct skd_profile *p, bool lines)
+{
+	skd_symbolizer_set_lines(p->syms, lines);
+}
+
 void skd_profile_addr(struct skd_profile *p, const struct skd_event *ev,
 		      uint64_t addr, struct skd_frame *f)
 {

@@ -85,6 +85,13 @@ unsigned int skd_profile_nr_frames(struct skd_profile *p,
 void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
 		       unsigned int i, struct skd_frame *f);
 
+/*
+ * Whether frames carry source lines and inlines (the default) or names
+ * only: much faster when millions of addresses are named and no line is
+ * shown.
+ */
+void skd_profile_set_lines(struct skd_profile *p, bool lines);
+
 /* Name an address (a branch's source or target) as @ev's process saw it. */
 void skd_profile_addr(struct skd_profile *p, const struct skd_event *ev,
 		      uint64_t addr, struct skd_frame *f);

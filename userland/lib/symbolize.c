@@ -27,6 +27,13 @@ struct skd_symbolizer {
 	struct skd_symtab *kernel;
 	char *kernel_bid;
 	bool kernel_tried;
+	bool names_only;
+	/* The objects last asked for, by the caller's pointers (stable:
+	 * a profile's map paths and build-ids), before any hashing. */
+	struct {
+		const char *path, *bid;
+		struct skd_dso *dso;
+	} recent[16];
 };
 
 static void warn(struct skd_symbolizer *s, const char *msg)
@@ -150,6 +157,11 @@ static void load_kernel(struct skd_symbolizer *s)
 	warn(s, msg);
 }
 
+void skd_symbolizer_set_lines(struct skd_symbolizer *s, bool lines)
+{
+	s->names_only = !lines;
+}
+
 void skd_symbolize_kernel(struct skd_symbolizer *s, uint64_t ip,
 			  uint64_t lookup, struct skd_symbol *out)
 {
@@ -230,6 +242,7 @@ void skd_symbolize_user(struct skd_symbolizer *s, uint32_t pid,
 	struct skd_dso_sym ds;
 	struct skd_dso *d;
 	uint64_t vaddr;
+	size_t r;
 
 	memset(out, 0, sizeof(*out));
 	if (!path[0] || !strncmp(path, "//anon", 6) ||
@@ -244,9 +257,19 @@ void skd_symbolize_user(struct skd_symbolizer *s, uint32_t pid,
 	}
 	if (path[0] != '/' && !(build_id && !strcmp(path, SKD_VDSO_NAME)))
 		return;
-	d = get_dso(s, path, build_id);
+	r = ((uintptr_t)path >> 4 ^ (uintptr_t)build_id >> 4) %
+	    (sizeof(s->recent) / sizeof(s->recent[0]));
+	if (s->recent[r].path == path && s->recent[r].bid == build_id) {
+		d = s->recent[r].dso;
+	} else {
+		d = get_dso(s, path, build_id);
+		s->recent[r].path = path;
+		s->recent[r].bid = build_id;
+		s->recent[r].dso = d;
+	}
 	if (!d || skd_dso_offset_to_vaddr(d, lookup - start + pgoff, &vaddr) ||
-	    skd_dso_lookup(d, vaddr, &ds) || !ds.name)
+	    (s->names_only ? skd_dso_lookup_name(d, vaddr, &ds) :
+			     skd_dso_lookup(d, vaddr, &ds)) || !ds.name)
 		return;
 	out->name = ds.name;
 	out->off = vaddr + (ip - lookup) - ds.start;
