@@ -92,7 +92,7 @@ static void print_sample(struct skd_profile *p, const struct skd_event *ev)
 	for (i = 0; i < n; i++) {
 		skd_profile_frame(p, ev, i, &f);
 		if (i)
-			fputs(" <- ", stdout);
+			fputs_unlocked(" <- ", stdout);
 		print_frame(stdout, &f);
 	}
 	if (ev->sample.mem)
@@ -101,7 +101,7 @@ static void print_sample(struct skd_profile *p, const struct skd_event *ev)
 	if (ev->sample.branches &&
 	    !(ev->sample.branch_flags & SKD_BR_CALL_STACK && !ev->sample.nr))
 		print_branches(p, ev);
-	putchar('\n');
+	putc_unlocked('\n', stdout);
 }
 
 static void print_other(const struct skd_profile *p, const struct skd_event *ev)

@@ -69,6 +69,9 @@ struct skd_dso {
 	uint64_t *bounds;
 	struct span *spans;	/* nbounds + 1 */
 	size_t nbounds;
+	/* By 4 KiB page from bounds[0]: bounds at or below the page's start. */
+	uint32_t *page_first;
+	size_t npages;
 	int spans_state;	/* 0 not built, 1 built, -1 unavailable */
 };
 
@@ -259,6 +262,7 @@ void skd_dso_free(struct skd_dso *d)
 		free(d->spans[i].name);
 	free(d->spans);
 	free(d->bounds);
+	free(d->page_first);
 	skd_hmap_each(&d->cache, free_entry, NULL);
 	skd_hmap_free(&d->cache);
 	if (d->dwfl)
@@ -432,6 +436,33 @@ static int by_u64(const void *a, const void *b)
 	return (*x > *y) - (*x < *y);
 }
 
+/*
+ * The page index that narrows span_of()'s search to the bounds of one
+ * page; none (a search over all) when the bounds spread over more than
+ * 4 GiB or memory is short.
+ */
+static void build_pages(struct skd_dso *d)
+{
+	uint64_t base, n, k;
+	size_t i = 0;
+
+	if (d->nbounds < 2 || d->nbounds > UINT32_MAX)
+		return;
+	base = d->bounds[0] & ~4095ULL;
+	n = ((d->bounds[d->nbounds - 1] - base) >> 12) + 2;
+	if (n > (1ULL << 20))
+		return;
+	d->page_first = malloc(n * sizeof(*d->page_first));
+	if (!d->page_first)
+		return;
+	for (k = 0; k < n; k++) {
+		while (i < d->nbounds && d->bounds[i] <= base + (k << 12))
+			i++;
+		d->page_first[k] = (uint32_t)i;
+	}
+	d->npages = (size_t)n;
+}
+
 /* Every symbol start and end and every section bound, sorted, unique. */
 static int build_spans(struct skd_dso *d)
 {
@@ -490,6 +521,7 @@ static int build_spans(struct skd_dso *d)
 	}
 	d->bounds = b;
 	d->nbounds = k;
+	build_pages(d);
 	return 0;
 }
 
@@ -503,6 +535,17 @@ static struct span *span_of(struct skd_dso *d, uint64_t addr)
 	if (d->spans_state < 0)
 		return NULL;
 	hi = d->nbounds;
+	if (d->page_first && addr >= (d->bounds[0] & ~4095ULL)) {
+		uint64_t k = (addr - (d->bounds[0] & ~4095ULL)) >> 12;
+
+		/* Beyond the last page every bound is at or below it. */
+		if (k + 1 < d->npages) {
+			lo = d->page_first[k];
+			hi = d->page_first[k + 1];
+		} else {
+			lo = hi;
+		}
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 

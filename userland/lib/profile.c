@@ -5,6 +5,7 @@
  * time is collected first and sorted before anything is looked up.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,22 @@ struct proc {
 	uint64_t fork_time;
 	bool forked;
 };
+
+/*
+ * A mapped file's path, one copy for every mapping of it in any process
+ * (skd_map.path points at path[]), with what naming a frame in it needs:
+ * the object's name as shown and the build-id the capture recorded.
+ */
+struct path_entry {
+	struct path_entry *next;	/* same hash */
+	const char *base;		/* after the last '/' */
+	const char *bid;		/* NULL: none recorded */
+	bool bid_known;			/* bid looked up (after loading) */
+	char path[];
+};
+
+#define PATH_ENTRY(p) \
+	((struct path_entry *)((char *)(p) - offsetof(struct path_entry, path)))
 
 struct comm_entry {
 	uint64_t time;
@@ -71,6 +88,7 @@ struct skd_profile {
 	size_t nr_ksyms, cap_ksyms;
 	struct skd_symbolizer *syms;	/* names: objects, kernel, JIT */
 	struct skd_hmap build_ids;	/* path hash -> skd_frec_build_id */
+	struct skd_hmap paths;		/* path hash -> struct path_entry chain */
 	const char *kernel_build_id;	/* hex, NULL when not recorded */
 	struct skd_unwinder *unwinder;	/* DWARF samples, made when needed */
 	const void *uw_key;		/* the sample uw_ips[] belongs to */
@@ -79,6 +97,16 @@ struct skd_profile {
 	uint64_t uw_failed;		/* samples that did not unwind */
 	struct skd_unwind_map uw_maps[UNWIND_MAX_MAPS];
 	const char *event_names[SKD_MAX_EVENTS];
+	/* Where the maps of the sample being named stand: its frames share
+	 * pid and time, so the search is done once for all of them. */
+	struct {
+		bool valid;
+		uint32_t pid;
+		uint64_t time;
+		const struct proc *pr;
+		uint32_t gen;
+		size_t before;		/* snapshots at or before time */
+	} at;
 };
 
 /* Grow *@v (elements of @size) to hold one more; 0 or -ENOMEM. */
@@ -132,6 +160,43 @@ struct map_desc {
 	const char *path;
 };
 
+/* The one copy of @path; NULL when out of memory. */
+static const char *intern_path(struct skd_profile *p, const char *path)
+{
+	uint64_t h = skd_hash_str(SKD_HASH_INIT, path);
+	struct path_entry *head = skd_hmap_get(&p->paths, h), *e;
+	size_t len = strlen(path);
+	const char *slash;
+
+	for (e = head; e; e = e->next)
+		if (!strcmp(e->path, path))
+			return e->path;
+	e = calloc(1, sizeof(*e) + len + 1);
+	if (!e)
+		return NULL;
+	memcpy(e->path, path, len + 1);
+	slash = strrchr(e->path, '/');
+	e->base = slash ? slash + 1 : e->path;
+	e->next = head;
+	if (skd_hmap_put(&p->paths, h, e)) {
+		free(e);
+		return NULL;
+	}
+	return e->path;
+}
+
+static void free_paths(uint64_t key, void *val, void *arg)
+{
+	struct path_entry *e = val, *next;
+
+	(void)key;
+	(void)arg;
+	for (; e; e = next) {
+		next = e->next;
+		free(e);
+	}
+}
+
 static int add_map(struct skd_profile *p, const struct map_desc *m)
 {
 	struct proc *pr = get_proc(p, m->pid);
@@ -154,7 +219,9 @@ static int add_map(struct skd_profile *p, const struct map_desc *m)
 		return -ENOMEM;
 	s->maps.v = e;
 	e = &s->maps.v[s->maps.n];
-	e->path = strdup(m->path);
+	/* Owned by p->paths, not by the maps (freed with free(), not
+	 * skd_maps_free()). */
+	e->path = (char *)intern_path(p, m->path);
 	if (!e->path)
 		return -ENOMEM;
 	e->start = m->start;
@@ -329,11 +396,20 @@ static int by_map_start(const void *a, const void *b)
 	return (x->start > y->start) - (x->start < y->start);
 }
 
-/* qsort() needs a valid base even for no elements (C11 7.22.5): skip those. */
+/*
+ * qsort() needs a valid base even for no elements (C11 7.22.5): skip
+ * those; and what is in order already (one process, one CPU, a file
+ * written in time order), which one pass tells.
+ */
 static void sort(void *v, size_t n, size_t size,
 		 int (*cmp)(const void *, const void *))
 {
-	if (n > 1)
+	const char *c = v;
+	size_t i;
+
+	for (i = 1; i < n && cmp(c + (i - 1) * size, c + i * size) <= 0; i++)
+		;
+	if (i < n)
 		qsort(v, n, size, cmp);
 }
 
@@ -491,7 +567,7 @@ static void free_proc(uint64_t key, void *val, void *arg)
 	(void)key;
 	(void)arg;
 	for (i = 0; i < pr->nr_snaps; i++)
-		skd_maps_free(&pr->snaps[i].maps);
+		free(pr->snaps[i].maps.v);	/* paths are p->paths' */
 	free(pr->snaps);
 	free(pr->execs);
 	free(pr);
@@ -516,6 +592,8 @@ void skd_profile_free(struct skd_profile *p)
 	skd_hmap_each(&p->threads, free_thread, NULL);
 	skd_hmap_free(&p->threads);
 	skd_hmap_free(&p->build_ids);
+	skd_hmap_each(&p->paths, free_paths, NULL);
+	skd_hmap_free(&p->paths);
 	skd_symbolizer_free(p->syms);
 	if (p->unwinder)
 		skd_unwinder_free(p->unwinder);
@@ -738,36 +816,45 @@ const char *skd_profile_comm(const struct skd_profile *p, uint32_t pid,
 	return th->v[lo ? lo - 1 : 0].comm;
 }
 
-/* The reading of @pid's maps that best describes @ip at @time. */
-static const struct skd_map *find_map_in(const struct skd_profile *p,
-				      uint32_t pid, uint64_t ip,
-				      uint64_t time)
+/* Snapshots of @pr taken at or before @time (they are sorted by time). */
+static size_t snaps_before(const struct proc *pr, uint64_t time)
 {
-	const struct proc *pr = skd_hmap_get(&p->procs, pid);
+	size_t lo = 0, hi = pr->nr_snaps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pr->snaps[mid].time <= time)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The reading of @pr's maps that best describes @ip at a time after
+ * @before of its snapshots, in exec generation @gen.
+ */
+static const struct skd_map *find_map_in(const struct proc *pr, size_t before,
+					 uint32_t gen, uint64_t ip)
+{
 	const struct skd_map *m, *fallback = NULL;
-	uint32_t gen;
 	size_t i;
 
-	if (!pr || !pr->nr_snaps)
-		return NULL;
-	gen = generation(pr, time);
 	/* Same image, latest reading before the sample, then later ones. */
-	for (i = pr->nr_snaps; i--;) {
+	for (i = before; i--;) {
 		const struct snapshot *s = &pr->snaps[i];
 
-		if (s->time > time)
-			continue;
 		m = skd_maps_find(&s->maps, ip);
 		if (m && s->gen == gen)
 			return m;
 		if (m && !fallback)
 			fallback = m;
 	}
-	for (i = 0; i < pr->nr_snaps; i++) {
+	for (i = before; i < pr->nr_snaps; i++) {
 		const struct snapshot *s = &pr->snaps[i];
 
-		if (s->time <= time)
-			continue;
 		m = skd_maps_find(&s->maps, ip);
 		if (m && s->gen == gen)
 			return m;
@@ -778,34 +865,44 @@ static const struct skd_map *find_map_in(const struct skd_profile *p,
 }
 
 /*
- * Through the forks: a child that has not exec'd yet runs code its
- * parent mapped before the fork, which no record of the child names.
+ * The reading of @pid's maps that best describes @ip at @time; through
+ * the forks: a child that has not exec'd yet runs code its parent mapped
+ * before the fork, which no record of the child names.
  */
-static const struct skd_map *find_map(const struct skd_profile *p,
-				      uint32_t pid, uint64_t ip,
-				      uint64_t time)
+static const struct skd_map *find_map(struct skd_profile *p, uint32_t pid,
+				      uint64_t ip, uint64_t time)
 {
 	const struct skd_map *m = NULL;
 	const struct proc *pr;
 	unsigned int depth;
+	uint32_t gen;
 
-	for (depth = 0; depth < 32; depth++) {
-		m = find_map_in(p, pid, ip, time);
+	if (!p->at.valid || p->at.pid != pid || p->at.time != time) {
 		pr = skd_hmap_get(&p->procs, pid);
-		if (m || !pr || !pr->forked || generation(pr, time) ||
-		    pr->parent == pid)
-			return m;
+		p->at.valid = true;
+		p->at.pid = pid;
+		p->at.time = time;
+		p->at.pr = pr;
+		p->at.gen = pr ? generation(pr, time) : 0;
+		p->at.before = pr ? snaps_before(pr, time) : 0;
+	}
+	pr = p->at.pr;
+	if (!pr)
+		return NULL;
+	m = find_map_in(pr, p->at.before, p->at.gen, ip);
+	gen = p->at.gen;
+	for (depth = 0; !m && depth < 32; depth++) {
+		if (!pr->forked || gen || pr->parent == pid)
+			break;
 		time = pr->fork_time;
 		pid = pr->parent;
+		pr = skd_hmap_get(&p->procs, pid);
+		if (!pr)
+			break;
+		gen = generation(pr, time);
+		m = find_map_in(pr, snaps_before(pr, time), gen, ip);
 	}
 	return m;
-}
-
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
 }
 
 /* Name @ip in the process and time of @ev; @lookup is the address to look up. */
@@ -813,6 +910,7 @@ static void resolve(struct skd_profile *p, const struct skd_event *ev,
 		    uint64_t ip, uint64_t lookup, struct skd_frame *f)
 {
 	const struct skd_map *map;
+	struct path_entry *pe;
 	struct skd_symbol sym;
 
 	memset(f, 0, sizeof(*f));
@@ -827,10 +925,14 @@ static void resolve(struct skd_profile *p, const struct skd_event *ev,
 		map = find_map(p, ev->id->pid, lookup, ev->id->time);
 		if (!map)
 			return;
-		f->dso = map->path[0] ? base_name(map->path) : "[anon]";
+		pe = PATH_ENTRY(map->path);
+		if (!pe->bid_known) {
+			pe->bid = build_id_of(p, pe->path);
+			pe->bid_known = true;
+		}
+		f->dso = map->path[0] ? pe->base : "[anon]";
 		skd_symbolize_user(p->syms, ev->id->pid, map->path, map->start,
-				   map->pgoff, build_id_of(p, map->path), ip,
-				   lookup, &sym);
+				   map->pgoff, pe->bid, ip, lookup, &sym);
 	}
 	f->sym = sym.name;
 	f->off = sym.name ? sym.off : 0;

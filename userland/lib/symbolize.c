@@ -33,7 +33,7 @@ struct skd_symbolizer {
 	struct {
 		const char *path, *bid;
 		struct skd_dso *dso;
-	} recent[16];
+	} recent[128];
 };
 
 static void warn(struct skd_symbolizer *s, const char *msg)
@@ -257,8 +257,9 @@ void skd_symbolize_user(struct skd_symbolizer *s, uint32_t pid,
 	}
 	if (path[0] != '/' && !(build_id && !strcmp(path, SKD_VDSO_NAME)))
 		return;
-	r = ((uintptr_t)path >> 4 ^ (uintptr_t)build_id >> 4) %
-	    (sizeof(s->recent) / sizeof(s->recent[0]));
+	/* A profile keeps one copy of a path per process reading: tens. */
+	r = (size_t)((((uintptr_t)path ^ (uintptr_t)build_id << 1) *
+		      0x9e3779b97f4a7c15ULL) >> 57);
 	if (s->recent[r].path == path && s->recent[r].bid == build_id) {
 		d = s->recent[r].dso;
 	} else {
