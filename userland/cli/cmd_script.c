@@ -2,6 +2,7 @@
 /* skidless script: one line per sample, in time order, frames named. */
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,12 +23,34 @@ static const char usage_text[] =
 	"      --all          also print COMM, EXEC, FORK, EXIT, LOST and\n"
 	"                     THROTTLE records\n";
 
+/* @v in decimal, right-aligned in @width (zero-padded with @zero). */
+static char *put_dec(char *p, uint64_t v, int width, bool zero)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (; width > n; width--)
+		*p++ = zero ? '0' : ' ';
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/*
+ * "%16s %6u/%-6u [%03u] %lu.%06lu: " without printf, which costs more
+ * than the rest of the line in a script of millions of samples.
+ */
 static void print_prefix(const struct skd_profile *p,
 			 const struct skd_event *ev)
 {
 	const char *comm = skd_profile_comm(p, ev->id->pid, ev->id->tid,
 					    ev->id->time);
-	char unnamed[16];
+	char unnamed[16], buf[128], *q = buf, *tid;
+	size_t len;
 
 	/* As perf: a thread whose name is not known is ":TID". */
 	if (!comm && ev->id->pid) {
@@ -36,10 +59,29 @@ static void print_prefix(const struct skd_profile *p,
 	} else if (!comm) {
 		comm = "swapper";
 	}
-	printf("%16s %6u/%-6u [%03u] %" PRIu64 ".%06" PRIu64 ": ", comm,
-	       ev->id->pid, ev->id->tid, ev->id->cpu,
-	       (uint64_t)ev->id->time / 1000000000,
-	       (uint64_t)ev->id->time % 1000000000 / 1000);
+	len = strlen(comm);
+	if (len < 16) {
+		memset(q, ' ', 16 - len);
+		q += 16 - len;
+	}
+	fwrite_unlocked(buf, 1, (size_t)(q - buf), stdout);
+	fputs_unlocked(comm, stdout);
+	q = buf;
+	*q++ = ' ';
+	q = put_dec(q, ev->id->pid, 6, false);
+	*q++ = '/';
+	tid = q;
+	q = put_dec(q, ev->id->tid, 0, false);
+	while (q - tid < 6)
+		*q++ = ' ';
+	memcpy(q, " [", 2);
+	q = put_dec(q + 2, ev->id->cpu, 3, true);
+	memcpy(q, "] ", 2);
+	q = put_dec(q + 2, (uint64_t)ev->id->time / 1000000000, 0, false);
+	*q++ = '.';
+	q = put_dec(q, (uint64_t)ev->id->time % 1000000000 / 1000, 6, true);
+	memcpy(q, ": ", 2);
+	fwrite_unlocked(buf, 1, (size_t)(q + 2 - buf), stdout);
 }
 
 static void print_mem(const struct skd_sample_mem *mem)
@@ -84,11 +126,19 @@ static void print_sample(struct skd_profile *p, const struct skd_event *ev)
 	const char *event = skd_profile_event_name(p, ev->sample.rec->event);
 	struct skd_frame f;
 
+	char buf[32], *q;
+
 	print_prefix(p, ev);
-	printf("%" PRIu64 " %s%s%c%s ", (uint64_t)ev->sample.rec->period, event,
-	       event[0] ? " " : "",
-	       (ev->misc & SKD_MISC_CPUMODE_MASK) == SKD_MISC_KERNEL ? 'K' : 'U',
-	       ev->misc & SKD_MISC_EXACT_IP ? "*" : "");
+	q = put_dec(buf, ev->sample.rec->period, 0, false);
+	*q++ = ' ';
+	fwrite_unlocked(buf, 1, (size_t)(q - buf), stdout);
+	if (event[0]) {
+		fputs_unlocked(event, stdout);
+		putc_unlocked(' ', stdout);
+	}
+	putc_unlocked((ev->misc & SKD_MISC_CPUMODE_MASK) == SKD_MISC_KERNEL ?
+		      'K' : 'U', stdout);
+	fputs_unlocked(ev->misc & SKD_MISC_EXACT_IP ? "* " : " ", stdout);
 	for (i = 0; i < n; i++) {
 		skd_profile_frame(p, ev, i, &f);
 		if (i)

@@ -33,6 +33,12 @@ struct proc {
 	size_t nr_snaps, cap_snaps;
 	uint64_t *execs;		/* EXEC times, sorted */
 	size_t nr_execs, cap_execs;
+	/*
+	 * Every mapping of every snapshot by start, when no two overlap:
+	 * then the one covering an address is the answer at any time.
+	 */
+	const struct skd_map **flat;
+	size_t nr_flat;
 	/* A forked process runs its parent's image until it execs. */
 	uint32_t parent;
 	uint64_t fork_time;
@@ -423,6 +429,42 @@ static uint32_t generation(const struct proc *pr, uint64_t time)
 	return gen;
 }
 
+static int by_map_ptr_start(const void *a, const void *b)
+{
+	return by_map_start(*(const struct skd_map *const *)a,
+			    *(const struct skd_map *const *)b);
+}
+
+/*
+ * The flat index of @pr (see struct proc) when its mappings never
+ * overlap, as in most processes: each MMAP record of a perf capture is a
+ * snapshot of its own, and find_map_in() would try them one by one.
+ */
+static void flatten(struct proc *pr)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < pr->nr_snaps; i++)
+		n += pr->snaps[i].maps.n;
+	if (n < 2 || pr->nr_snaps < 2)
+		return;
+	pr->flat = malloc(n * sizeof(*pr->flat));
+	if (!pr->flat)
+		return;
+	for (i = 0; i < pr->nr_snaps; i++)
+		for (j = 0; j < pr->snaps[i].maps.n; j++)
+			pr->flat[pr->nr_flat++] = &pr->snaps[i].maps.v[j];
+	qsort(pr->flat, n, sizeof(*pr->flat), by_map_ptr_start);
+	for (i = 1; i < n; i++) {
+		if (pr->flat[i - 1]->end > pr->flat[i]->start) {
+			free(pr->flat);
+			pr->flat = NULL;
+			pr->nr_flat = 0;
+			return;
+		}
+	}
+}
+
 static void sort_proc(uint64_t key, void *val, void *arg)
 {
 	struct proc *pr = val;
@@ -438,6 +480,7 @@ static void sort_proc(uint64_t key, void *val, void *arg)
 		sort(s->maps.v, s->maps.n, sizeof(*s->maps.v), by_map_start);
 		s->gen = generation(pr, s->time);
 	}
+	flatten(pr);
 }
 
 static int comm_push(struct skd_profile *p, uint32_t tid, uint64_t time,
@@ -570,6 +613,7 @@ static void free_proc(uint64_t key, void *val, void *arg)
 		free(pr->snaps[i].maps.v);	/* paths are p->paths' */
 	free(pr->snaps);
 	free(pr->execs);
+	free(pr->flat);
 	free(pr);
 }
 
@@ -840,8 +884,22 @@ static const struct skd_map *find_map_in(const struct proc *pr, size_t before,
 					 uint32_t gen, uint64_t ip)
 {
 	const struct skd_map *m, *fallback = NULL;
-	size_t i;
+	size_t i, lo, hi;
 
+	if (pr->flat) {
+		/* No overlaps: the one mapping there is every rule's answer. */
+		lo = 0;
+		hi = pr->nr_flat;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (pr->flat[mid]->start <= ip)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo && ip < pr->flat[lo - 1]->end ? pr->flat[lo - 1] : NULL;
+	}
 	/* Same image, latest reading before the sample, then later ones. */
 	for (i = before; i--;) {
 		const struct snapshot *s = &pr->snaps[i];

@@ -33,7 +33,8 @@ struct skd_symbolizer {
 	struct {
 		const char *path, *bid;
 		struct skd_dso *dso;
-	} recent[128];
+	} recent[16];
+	unsigned int next_recent;	/* the one to replace */
 };
 
 static void warn(struct skd_symbolizer *s, const char *msg)
@@ -257,13 +258,15 @@ void skd_symbolize_user(struct skd_symbolizer *s, uint32_t pid,
 	}
 	if (path[0] != '/' && !(build_id && !strcmp(path, SKD_VDSO_NAME)))
 		return;
-	/* A profile keeps one copy of a path per process reading: tens. */
-	r = (size_t)((((uintptr_t)path ^ (uintptr_t)build_id << 1) *
-		      0x9e3779b97f4a7c15ULL) >> 57);
-	if (s->recent[r].path == path && s->recent[r].bid == build_id) {
+	/* A profile has one copy of each path: a few objects are hot. */
+	for (r = 0; r < sizeof(s->recent) / sizeof(s->recent[0]); r++)
+		if (s->recent[r].path == path && s->recent[r].bid == build_id)
+			break;
+	if (r < sizeof(s->recent) / sizeof(s->recent[0])) {
 		d = s->recent[r].dso;
 	} else {
 		d = get_dso(s, path, build_id);
+		r = s->next_recent++ % (sizeof(s->recent) / sizeof(s->recent[0]));
 		s->recent[r].path = path;
 		s->recent[r].bid = build_id;
 		s->recent[r].dso = d;
