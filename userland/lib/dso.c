@@ -64,6 +64,7 @@ struct skd_dso {
 	struct seg *segs;
 	size_t nsegs;
 	struct skd_symtab *plt;
+	uint64_t plt_lo, plt_hi;	/* what the PLT stubs cover */
 	struct skd_hmap cache;	/* vaddr -> struct entry */
 	/* Span i is [bounds[i - 1], bounds[i]): module addresses. */
 	uint64_t *bounds;
@@ -229,6 +230,19 @@ struct skd_dso *skd_dso_open(const char *path, const char *build_id,
 	if (!d->plt) {
 		ret = -errno;
 		goto fail;
+	}
+	if (skd_symtab_count(d->plt)) {
+		size_t i;
+
+		d->plt_lo = skd_symtab_at(d->plt, 0)->addr;
+		for (i = 0; i < skd_symtab_count(d->plt); i++) {
+			const struct skd_sym *ps = skd_symtab_at(d->plt, i);
+			/* A stub's own address matches even when sizeless. */
+			uint64_t end = ps->addr + (ps->size ? ps->size : 1);
+
+			if (end > d->plt_hi)
+				d->plt_hi = end;
+		}
 	}
 	return d;
 fail:
@@ -638,7 +652,8 @@ int skd_dso_lookup_name(struct skd_dso *d, uint64_t vaddr,
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
 	/* PLT stubs and addresses without spans: the full, cached lookup. */
-	ps = skd_symtab_lookup(d->plt, vaddr);
+	ps = vaddr >= d->plt_lo && vaddr < d->plt_hi ?
+	     skd_symtab_lookup(d->plt, vaddr) : NULL;
 	sp = ps ? NULL : span_of(d, vaddr + d->bias);
 	if (!sp) {
 		ret = skd_dso_lookup(d, vaddr, out);
