@@ -139,6 +139,16 @@ perf report --stdio -i "$F" --children --sort sym -g caller,0.5 > "$W/p.g" 2> /d
 graph "$W/p.g" > "$W/p.gl"; graph "$W/s.g" > "$W/s.gl"
 check "host: -g caller tree of the top entry is perf's ($(wc -l < "$W/p.gl") branches)" \
 	bash -c "[ -s '$W/p.gl' ] && diff '$W/p.gl' '$W/s.gl'"
+perf report --stdio -i "$F" --no-children --sort sym -g callee,0.5 > "$W/p.g" 2> /dev/null
+"$SKD" report -i "$F" --no-children --sort sym -g callee,0.5 > "$W/s.g" 2> /dev/null
+graph "$W/p.g" > "$W/p.gl"; graph "$W/s.g" > "$W/s.gl"
+check "host: -g callee tree (self) of the top entry is perf's ($(wc -l < "$W/p.gl") branches)" \
+	bash -c "[ -s '$W/p.gl' ] && diff '$W/p.gl' '$W/s.gl'"
+perf report --stdio -i "$F" --no-children --sort sym -g callee,20 > "$W/p.g" 2> /dev/null
+"$SKD" report -i "$F" --no-children --sort sym -g callee,20 > "$W/s.g" 2> /dev/null
+graph "$W/p.g" > "$W/p.gl"; graph "$W/s.g" > "$W/s.gl"
+check "host: -g callee,20 hides the branches under 20% as perf ($(wc -l < "$W/p.gl") left)" \
+	bash -c "[ -s '$W/p.gl' ] && diff '$W/p.gl' '$W/s.gl'"
 
 # Bad input: a clear message and exit 1.
 bad() { # DESC PATTERN ARGS...
