@@ -36,8 +36,10 @@ check() {
 # agree DESC FILE "PERF OPTS" "SKIDLESS OPTS" [CMP OPTS]: the tables agree.
 agree() {
 	local d=$1 f=$2 popts=$3 sopts=$4 copts=${5:-}
+	# A file with branch stacks puts perf in its branch view (-b) by
+	# default; skidless report shows samples (report --branches: LBR).
 	# shellcheck disable=SC2086
-	perf report --stdio -i "$f" -g none $popts > "$W/p.out" 2> "$W/p.err"
+	perf report --stdio -i "$f" -g none --no-branch-stack $popts > "$W/p.out" 2> "$W/p.err"
 	# shellcheck disable=SC2086
 	"$SKD" report -i "$f" -n 0 -g none $sopts > "$W/s.out" 2> "$W/s.err"
 	# shellcheck disable=SC2086
