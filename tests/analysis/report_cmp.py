@@ -34,15 +34,25 @@ def sections(path):
             continue
         pcts = [float(x) for x in m.group(1).replace('%', ' ').split()]
         counts = [int(x) for x in m.group(2).split()]
-        key = ' '.join(m.group(3).split())
+        key = plt(' '.join(m.group(3).split()))
         if not key and counts:
             # A numeric key (cpu) is the last number on the line.
             key = m.group(2).split()[-1]
             counts = counts[:-1]
-        if key and key not in cur[1]:
+        if key and key in cur[1]:
+            # Two stubs folded into "(plt)": one entry, shares summed.
+            old = cur[1][key]
+            cur[1][key] = ([a + b for a, b in zip(old[0], pcts)], old[1])
+        elif key:
             cur[1][key] = (pcts, counts)
             cur[2].append(key)
     return out
+
+
+def plt(key):
+    """perf 6.1 names the PLT stubs of a .plt.sec binary (IBT) _init,
+    skidless NAME@plt: both are compared as one "(plt)" entry."""
+    return re.sub(r'(\[.\] )(_init|\S+@plt)($|\s)', r'\1(plt)\3', key)
 
 
 def unnamed(key):

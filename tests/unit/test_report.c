@@ -404,6 +404,30 @@ static void test_srcline_ip_unknown(void **state)
 	rh_hist_free(h);
 }
 
+static void test_kernel_module(void **state)
+{
+	struct rh_config c = { .keys = { RH_SYM, RH_DSO }, .nr_keys = 2 };
+	static const struct rh_frame s1[] = {
+		{ "probe_exit [skidless]", "[kernel.kallsyms]",
+		  0xffffffffc0001000, 0x10, true, NULL, 0 } };
+	struct rh_hist *h = rh_hist_new(&c);
+	struct rh_sample s = sample(1, 0, 1, "p", s1, 1);
+	struct rh_entry **v;
+	char buf[256];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(rh_hist_add(h, &s), 0);
+	v = rh_hist_sorted(h, 0, &n);
+	assert_int_equal(n, 1);
+	/* As perf: the module is the object, not part of the name. */
+	rh_key_format(h, v[0], 0, buf, sizeof(buf));
+	assert_string_equal(buf, "[k] probe_exit");
+	rh_key_format(h, v[0], 1, buf, sizeof(buf));
+	assert_string_equal(buf, "[skidless]");
+	rh_hist_free(h);
+}
+
 static void test_hidden(void **state)
 {
 	struct rh_config c = { .keys = { RH_SYM }, .nr_keys = 1 };
@@ -499,6 +523,7 @@ int main(void)
 		cmocka_unit_test(test_children),
 		cmocka_unit_test(test_sort_keys),
 		cmocka_unit_test(test_srcline_ip_unknown),
+		cmocka_unit_test(test_kernel_module),
 		cmocka_unit_test(test_hidden),
 		cmocka_unit_test(test_callgraph),
 	};

@@ -56,12 +56,15 @@ static const char usage_text[] =
 	"      --sym(bols) LIST  only samples that landed in these functions\n"
 	"      --time START,END  only samples in this range, seconds as\n"
 	"                        script prints times (either side may be empty)\n"
+	"      --return-address  name callers by their return address, as perf\n"
+	"                        does, not by the call before it (they differ\n"
+	"                        where a call ends its function)\n"
 	"      --stdio           text (the default)\n"
 	"      --json            one JSON document instead\n";
 
 enum {
 	OPT_CHILDREN = 0x100, OPT_NO_CHILDREN, OPT_COMM, OPT_PID, OPT_TID,
-	OPT_DSO, OPT_SYM, OPT_TIME, OPT_STDIO, OPT_JSON,
+	OPT_DSO, OPT_SYM, OPT_TIME, OPT_STDIO, OPT_JSON, OPT_RETURN,
 };
 
 struct args {
@@ -70,7 +73,7 @@ struct args {
 	struct rh_filter filter;
 	struct ro_opts out;
 	bool children_set, children, callgraph_set, callgraph, order_set;
-	bool fields_set, sort_set, json;
+	bool fields_set, sort_set, json, exact_returns;
 };
 
 /* A sample's frames as report_hist takes them, grown as needed. */
@@ -110,6 +113,7 @@ static bool parse_args(int argc, char *argv[], struct args *a, int *status)
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ "stdio", no_argument, NULL, OPT_STDIO },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "return-address", no_argument, NULL, OPT_RETURN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -204,6 +208,9 @@ static bool parse_args(int argc, char *argv[], struct args *a, int *status)
 		case OPT_JSON:
 			a->json = true;
 			break;
+		case OPT_RETURN:
+			a->exact_returns = true;
+			break;
 		case 'h':
 			printf(usage_text, PROG_NAME, argv[0]);
 			*status = 0;
@@ -265,6 +272,7 @@ static void complete_args(struct args *a, struct skd_profile *p)
 	for (k = 0; k < a->c.nr_keys; k++)
 		lines |= a->c.keys[k] == RH_SRCLINE;
 	skd_profile_set_lines(p, lines);
+	skd_profile_set_exact_returns(p, a->exact_returns);
 }
 
 static struct rh_frame *frame_slot(struct frames *fr, unsigned int i)
@@ -295,13 +303,19 @@ static void name_frame(struct skd_profile *p, const struct skd_event *ev,
 				  .line = f.line };
 }
 
-/* As script names a thread: its command, ":TID" if unknown, swapper for 0. */
+/*
+ * A thread's command at the sample; before the first name it was given
+ * (samples of an exec before its COMM record), the name it got later,
+ * as perf 6.1 names them; ":TID" if none is known, swapper for pid 0.
+ */
 static const char *comm_of(const struct skd_profile *p,
 			   const struct skd_event *ev, char *buf, size_t len)
 {
 	const char *comm = skd_profile_comm(p, ev->id->pid, ev->id->tid,
 					    ev->id->time);
 
+	if (!comm)
+		comm = skd_profile_comm(p, ev->id->pid, ev->id->tid, UINT64_MAX);
 	if (comm)
 		return comm;
 	if (!ev->id->pid)
@@ -336,6 +350,8 @@ static int aggregate(struct skd_profile *p, const struct args *a,
 			.period = ev.sample.rec->period, .cpu = ev.id->cpu,
 			.pid = ev.id->pid, .tid = ev.id->tid, .nr = 1,
 			.comm = comm_of(p, &ev, unnamed, sizeof(unnamed)),
+			.thread_name = skd_profile_comm(p, ev.id->pid,
+							ev.id->tid, UINT64_MAX),
 			.f = fr.v };
 		/* The leaf decides the filters; the rest only if kept. */
 		name_frame(p, &ev, 0, &fr.v[0]);

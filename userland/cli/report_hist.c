@@ -211,6 +211,26 @@ static bool frame_eq(const void *val, const void *key)
 	       (y->sym || x->ip == y->ip);
 }
 
+/*
+ * kallsyms names a module's function "name [module]": as perf, the
+ * function is "name" and its object "[module]". 0 or -ENOMEM.
+ */
+static int split_module(struct rh_hist *h, struct rh_sym *s)
+{
+	const char *br = strrchr(s->name, '[');
+	size_t len = strlen(s->name);
+	char buf[512];
+
+	if (!br || br == s->name || br[-1] != ' ' || s->name[len - 1] != ']' ||
+	    len >= sizeof(buf))
+		return 0;
+	s->dso = intern_text(h, br);
+	memcpy(buf, s->name, (size_t)(br - 1 - s->name));
+	buf[br - 1 - s->name] = '\0';
+	s->name = intern_text(h, buf);
+	return s->dso && s->name ? 0 : -ENOMEM;
+}
+
 /* The function @f is in; NULL when out of memory. */
 static const struct rh_sym *sym_of(struct rh_hist *h, const struct rh_frame *f)
 {
@@ -225,6 +245,8 @@ static const struct rh_sym *sym_of(struct rh_hist *h, const struct rh_frame *f)
 		return fa->to;
 	key.name = f->sym ? intern(h, f->sym) : NULL;
 	key.dso = intern(h, f->dso);
+	if (f->kernel && key.name && split_module(h, &key))
+		return NULL;
 	/* An unknown function is its address, as perf shows it. */
 	key.ip = f->sym ? 0 : f->ip;
 	key.kernel = f->kernel;
@@ -333,7 +355,8 @@ static bool entry_eq(const void *val, const void *key)
 
 /* The entry of frame @i of @s (with the sample's own comm, pid, ...). */
 static struct rh_entry *entry_of(struct rh_hist *h, const struct rh_sample *s,
-				 unsigned int i, const char *comm)
+				 unsigned int i, const char *comm,
+				 const char *tname)
 {
 	struct rh_entry key = { .event = s->event }, *e;
 	uint64_t hash = mix(s->event);
@@ -365,7 +388,7 @@ static struct rh_entry *entry_of(struct rh_hist *h, const struct rh_sample *s,
 		return NULL;
 	*e = key;
 	e->sym = h->fsyms[i];
-	e->comm = comm;
+	e->comm = tname;
 	if (tab_put(&h->entries, hash, e, at)) {
 		free(e);
 		return NULL;
@@ -437,7 +460,7 @@ int rh_hist_add(struct rh_hist *h, const struct rh_sample *s)
 	unsigned int nr = h->c.children || h->c.callgraph ? s->nr : 1;
 	unsigned int i, j, nc = 0;
 	bool lines = needs_srcline(&h->c);
-	const char *comm;
+	const char *comm, *tname;
 	struct rh_entry *e;
 
 	if (s->event >= SKD_REPORT_EVENTS || !s->nr)
@@ -450,7 +473,8 @@ int rh_hist_add(struct rh_hist *h, const struct rh_sample *s)
 	if (nr > h->scratch && grow_scratch(h, nr))
 		return -ENOMEM;
 	comm = intern_text(h, s->comm);
-	if (!comm)
+	tname = s->thread_name ? intern_text(h, s->thread_name) : comm;
+	if (!comm || !tname)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
 		h->fsyms[i] = sym_of(h, &s->f[i]);
@@ -461,7 +485,7 @@ int rh_hist_add(struct rh_hist *h, const struct rh_sample *s)
 	h->totals[s->event].samples++;
 	h->totals[s->event].period += s->period;
 
-	e = entry_of(h, s, 0, comm);
+	e = entry_of(h, s, 0, comm, tname);
 	if (!e)
 		return -ENOMEM;
 	e->self += s->period;
@@ -470,7 +494,7 @@ int rh_hist_add(struct rh_hist *h, const struct rh_sample *s)
 		return h->c.callgraph ? add_path(h, e, 0, nr, s->period) : 0;
 	}
 	for (i = 0; i < nr; i++) {
-		e = i ? entry_of(h, s, i, comm) : e;
+		e = i ? entry_of(h, s, i, comm, tname) : e;
 		if (!e)
 			return -ENOMEM;
 		for (j = 0; j < nc && h->charged[j] != e; j++)

@@ -47,6 +47,9 @@ struct rh_sample {
 	uint64_t time, period;
 	uint32_t cpu, pid, tid;
 	const char *comm;	/* never NULL */
+	/* The thread's name as the pid and tid keys show it (perf: its
+	 * latest), NULL: comm. */
+	const char *thread_name;
 	unsigned int nr;	/* frames, leaf first; at least 1 */
 	const struct rh_frame *f;
 	bool hidden;		/* in the totals only (rh_filter_shown) */
@@ -90,7 +93,7 @@ struct rh_entry {
 	unsigned int event;
 	uint64_t val[RH_MAX_KEYS];	/* by position in config keys */
 	const struct rh_sym *sym;	/* of the key's frame */
-	const char *comm;		/* first seen, for pid/tid */
+	const char *comm;		/* thread name, for pid/tid */
 	uint64_t self, children, samples;
 	struct rh_node root;		/* root.child: the graph */
 };

@@ -103,6 +103,7 @@ struct skd_profile {
 	uint64_t uw_failed;		/* samples that did not unwind */
 	struct skd_unwind_map uw_maps[UNWIND_MAX_MAPS];
 	const char *event_names[SKD_MAX_EVENTS];
+	bool exact_returns;		/* skd_profile_set_exact_returns() */
 	/* Where the maps of the sample being named stand: its frames share
 	 * pid and time, so the search is done once for all of them. */
 	struct {
@@ -1013,7 +1014,8 @@ void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
 
 			/* uw_ips[0] is the user ip, the rest return addresses. */
 			ip = p->uw_ips[u < p->uw_n ? u : 0];
-			resolve(p, ev, ip, ip - (u ? 1 : 0), f);
+			resolve(p, ev, ip, ip - (u && !p->exact_returns ? 1 : 0),
+				f);
 			return;
 		}
 	}
@@ -1027,9 +1029,15 @@ void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
 		 * Callers' entries are return addresses: look up the byte
 		 * before, so a call that ends its function is charged to it.
 		 */
-		return_address = i != 0 && i != ev->sample.nr_kernel;
+		return_address = i != 0 && i != ev->sample.nr_kernel &&
+				 !p->exact_returns;
 	}
 	resolve(p, ev, ip, ip - (return_address ? 1 : 0), f);
+}
+
+void skd_profile_set_exact_returns(struct skd_profile *p, bool exact)
+{
+	p->exact_returns = exact;
 }
 
 void skd_profile_set_lines(struct skd_profile *p, bool lines)

@@ -92,6 +92,14 @@ void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
  */
 void skd_profile_set_lines(struct skd_profile *p, bool lines);
 
+/*
+ * How callers' frames (return addresses) are named: by the call
+ * instruction, the byte before (the default: a call that ends its
+ * function, as _start's call of _dl_start, is charged to that function),
+ * or by the return address itself (@exact), as perf 6.1 names them.
+ */
+void skd_profile_set_exact_returns(struct skd_profile *p, bool exact);
+
 /* Name an address (a branch's source or target) as @ev's process saw it. */
 void skd_profile_addr(struct skd_profile *p, const struct skd_event *ev,
 		      uint64_t addr, struct skd_frame *f);
