@@ -243,14 +243,16 @@ static const struct rh_sym *sym_of(struct rh_hist *h, const struct rh_frame *f)
 	fa = tab_find(&h->frames, fh, frame_eq, f, &at);
 	if (fa)
 		return fa->to;
-	key.name = f->sym ? intern(h, f->sym) : NULL;
-	key.dso = intern(h, f->dso);
-	if (f->kernel && key.name && split_module(h, &key))
-		return NULL;
-	/* An unknown function is its address, as perf shows it. */
-	key.ip = f->sym ? 0 : f->ip;
-	key.kernel = f->kernel;
+	key = (struct rh_sym){
+		.name = f->sym ? intern(h, f->sym) : NULL,
+		.dso = intern(h, f->dso),
+		/* An unknown function is its address, as perf shows it. */
+		.ip = f->sym ? 0 : f->ip,
+		.kernel = f->kernel,
+	};
 	if ((f->sym && !key.name) || !key.dso)
+		return NULL;
+	if (key.kernel && key.name && split_module(h, &key))
 		return NULL;
 	s = tab_find(&h->syms, sym_hash(&key), sym_eq, &key, &at);
 	if (!s) {
