@@ -469,7 +469,7 @@ static void test_callgraph(void **state)
 	/* Self, callee order: a's callers are main (100) and a (100), whose
 	 * caller is main. */
 	e = find(h, "[.] a", NULL);
-	assert_int_equal(rh_graph_sort(&e->root), 0);
+	assert_int_equal(rh_graph_sort(&e->root, 400, 0), 0);
 	n = child(&e->root, "main");
 	assert_non_null(n);
 	assert_int_equal(n->period, 100);
@@ -486,7 +486,7 @@ static void test_callgraph(void **state)
 	h = rh_hist_new(&c);
 	add_four(h);
 	e = find(h, "[.] main", NULL);
-	assert_int_equal(rh_graph_sort(&e->root), 0);
+	assert_int_equal(rh_graph_sort(&e->root, 400, 0), 0);
 	/* main -> a (300: s1, s2, s3), main -> b (100: s4) */
 	assert_string_equal(e->root.child->sym->name, "a");	/* busiest first */
 	n = child(&e->root, "a");

@@ -130,18 +130,27 @@ struct scratch {
 	size_t cap;
 };
 
-static int sort_level(struct rh_node *root, struct scratch *sc, size_t base)
+bool rh_graph_shown(const struct rh_node *n, uint64_t total, double limit)
 {
-	struct rh_node *c;
+	return (total ? 100.0 * (double)n->period / (double)total : 0.0) >= limit;
+}
+
+static int sort_level(struct rh_node *root, struct scratch *sc, size_t base,
+		      uint64_t total, double limit)
+{
+	struct rh_node *c, *hidden = NULL, **tail = &hidden;
 	size_t n = 0, i;
 	int ret = 0;
 
-	for (c = root->child; c; c = c->next)
-		n++;
-	if (n > 1) {
-		/* The levels below reuse the buffer past this level's part. */
-		if (base + n > sc->cap) {
-			size_t cap = (base + n) * 2;
+	/* The shown children into the buffer, the rest kept aside in order. */
+	for (c = root->child; c; c = c->next) {
+		if (!rh_graph_shown(c, total, limit)) {
+			*tail = c;
+			tail = &c->next;
+			continue;
+		}
+		if (base + n >= sc->cap) {
+			size_t cap = (base + n + 1) * 2;
 			struct rh_node **v = realloc(sc->v, cap * sizeof(*v));
 
 			if (!v)
@@ -149,22 +158,24 @@ static int sort_level(struct rh_node *root, struct scratch *sc, size_t base)
 			sc->v = v;
 			sc->cap = cap;
 		}
-		for (i = 0, c = root->child; c; c = c->next)
-			sc->v[base + i++] = c;
-		qsort(sc->v + base, n, sizeof(*sc->v), by_period);
-		for (i = 0; i < n; i++)
-			sc->v[base + i]->next = i + 1 < n ? sc->v[base + i + 1] : NULL;
-		root->child = sc->v[base];
+		sc->v[base + n++] = c;
 	}
-	for (c = root->child; c && !ret; c = c->next)
-		ret = sort_level(c, sc, base);
+	*tail = NULL;
+	if (n > 1)
+		qsort(sc->v + base, n, sizeof(*sc->v), by_period);
+	/* The levels below reuse the buffer past this level's part. */
+	for (i = 0; i < n; i++)
+		sc->v[base + i]->next = i + 1 < n ? sc->v[base + i + 1] : hidden;
+	root->child = n ? sc->v[base] : hidden;
+	for (i = 0; i < n && !ret; i++)
+		ret = sort_level(sc->v[base + i], sc, base + n, total, limit);
 	return ret;
 }
 
-int rh_graph_sort(struct rh_node *root)
+int rh_graph_sort(struct rh_node *root, uint64_t total, double limit)
 {
 	struct scratch sc = { 0 };
-	int ret = sort_level(root, &sc, 0);
+	int ret = sort_level(root, &sc, 0, total, limit);
 
 	free(sc.v);
 	return ret;

@@ -30,7 +30,14 @@ int rh_graph_add(struct rh_graph_index *ix, struct rh_node *root,
 		 uint64_t period);
 /* Frees the index and every node of every tree. */
 void rh_graph_index_free(struct rh_graph_index *ix);
-/* Children busiest first, at every level. 0 or -ENOMEM. */
-int rh_graph_sort(struct rh_node *root);
+/*
+ * Children busiest first, at every level, down to the nodes at or above
+ * @limit percent of @total: those below stay unsorted after them and
+ * their subtrees are not visited (a graph of millions of nodes is mostly
+ * tail nobody prints). 0 or -ENOMEM.
+ */
+int rh_graph_sort(struct rh_node *root, uint64_t total, double limit);
+/* Is @n shown: at least @limit percent of @total? */
+bool rh_graph_shown(const struct rh_node *n, uint64_t total, double limit);
 
 #endif /* _SKD_REPORT_CALLGRAPH_H */

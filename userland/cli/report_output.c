@@ -98,9 +98,9 @@ static unsigned int visible(const struct rh_node *parent, uint64_t total,
 	const struct rh_node *c;
 	unsigned int n = 0;
 
-	for (c = parent->child; c; c = c->next)
-		if (pct(c->period, total) >= limit)
-			n++;
+	/* Sorted by rh_graph_sort(): the shown ones come first. */
+	for (c = parent->child; c && pct(c->period, total) >= limit; c = c->next)
+		n++;
 	return n;
 }
 
@@ -127,7 +127,7 @@ static int print_graph(FILE *out, const struct rh_node *parent,
 		bool last;
 
 		if (pct(c->period, total) < limit)
-			continue;
+			break;
 		last = ++k == n;
 		snprintf(p, sizeof(p), "%.2f%%", pct(c->period, total));
 		fprintf(out, "%s%s%s--", prefix, last ? " --" : "|--", p);
@@ -208,7 +208,7 @@ static int print_event(FILE *out, struct rh_hist *h, const struct ro_opts *o,
 		}
 		fputc('\n', out);
 		if (rh_hist_config(h)->callgraph) {
-			ret = rh_graph_sort(&v[i]->root);
+			ret = rh_graph_sort(&v[i]->root, t->period, o->limit);
 			if (!ret)
 				ret = print_graph(out, &v[i]->root, t->period,
 					  o->limit, "            ");
@@ -280,7 +280,7 @@ static json_object *graph_json(const struct rh_node *parent, uint64_t total,
 	}
 	for (c = parent->child; c; c = c->next) {
 		if (pct(c->period, total) < limit)
-			continue;
+			break;		/* sorted: the rest are smaller */
 		o = json_object_new_object();
 		if (!o) {
 			*oom = true;
@@ -292,7 +292,7 @@ static json_object *graph_json(const struct rh_node *parent, uint64_t total,
 		add(o, "period", json_object_new_int64((int64_t)c->period), oom);
 		add(o, "samples", json_object_new_int64((int64_t)c->samples),
 		    oom);
-		if (c->child)
+		if (c->child && pct(c->child->period, total) >= limit)
 			add(o, "callgraph", graph_json(c, total, limit, oom), oom);
 		push(a, o, oom);
 	}
@@ -346,7 +346,7 @@ static json_object *entry_json(const struct rh_hist *h,
 			    json_object_new_string(buf), oom);
 		}
 	}
-	if (c->callgraph && rh_graph_sort(&e->root))
+	if (c->callgraph && rh_graph_sort(&e->root, total, limit))
 		*oom = true;
 	else if (c->callgraph)
 		add(o, "callgraph", graph_json(&e->root, total, limit, oom), oom);
