@@ -116,6 +116,8 @@ agree "host: --time $t1, (open end)" "$F" "--children --sort sym --time $t1," \
 	"--children --sort sym --time $t1,"
 agree "host: -F overhead,sample,sym (samples equal)" "$F" \
 	"--no-children -F overhead,sample,sym" "--no-children -F overhead,sample,sym"
+agree "host: -F overhead,sample,period,comm,sym with children (samples and periods equal)" "$F" \
+	"--children -F overhead,sample,period,comm,sym" "--children -F overhead,sample,period,comm,sym"
 
 # --json: the same top-20 as perf's table, from the document.
 "$SKD" report -i "$F" --no-children --sort sym -n 0 --json > "$W/s.json" 2> "$W/s.err"

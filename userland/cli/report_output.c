@@ -74,8 +74,8 @@ static void cell(const struct rh_hist *h, const struct rh_entry *e,
 		snprintf(buf, CELL, "%" PRIu64, e->samples);
 		break;
 	case RH_F_PERIOD:
-		snprintf(buf, CELL, "%" PRIu64,
-			 rh_hist_config(h)->children ? e->children : e->self);
+		/* Self, as perf's period column, children or not. */
+		snprintf(buf, CELL, "%" PRIu64, e->self);
 		break;
 	default:
 		rh_key_format(h, e, key_pos(h, f - RH_F_KEY), buf, CELL);
