@@ -246,8 +246,11 @@ void skd_symbolize_user(struct skd_symbolizer *s, uint32_t pid,
 	size_t r;
 
 	memset(out, 0, sizeof(*out));
-	if (!path[0] || !strncmp(path, "//anon", 6) ||
-	    !strncmp(path, "/memfd:", 7) || !strcmp(path, "[anon]")) {
+	/* The first bytes decide before any string compare (every frame). */
+	if (!path[0] || (path[0] == '/' && path[1] == '/' &&
+			 !strncmp(path, "//anon", 6)) ||
+	    (path[1] == 'm' && !strncmp(path, "/memfd:", 7)) ||
+	    (path[0] == '[' && !strcmp(path, "[anon]"))) {
 		jit = get_jit(s, pid);
 		sym = jit ? skd_symtab_lookup(jit, lookup) : NULL;
 		if (sym) {
