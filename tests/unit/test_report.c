@@ -20,6 +20,7 @@
 #include "cpulist.h"
 #include "report_callgraph.h"
 #include "report_hist.h"
+#include "report_output.h"
 
 static char err[512];
 
@@ -510,6 +511,62 @@ static void test_callgraph(void **state)
 	rh_hist_free(h);
 }
 
+/*
+ * The text layout, checked against perf report --stdio's: percent
+ * columns 8 wide after two spaces, "#" in the header's first column,
+ * the graph's "|--PCT--name" branches and " --" for the last, a chain
+ * without branches as one column of names, a blank line after a tree;
+ * ties in name order. add_four()'s sums: main's callees a 300 (under
+ * it a 100 from the recursion, b 100) and b 100 (do_syscall_64 100);
+ * a's own callee b 100 (the recursive sample charges a once, at its
+ * leaf, with nothing below).
+ */
+static void test_stdio_layout(void **state)
+{
+	static const char want[] =
+		"#\n"
+		"# event: cycles, 4 samples, period 400\n"
+		"#\n"
+		"# Children      Self  Symbol\n"
+		"#\n"
+		"   100.00%     0.00%  [.] main\n"
+		"            |\n"
+		"            |--75.00%--a\n"
+		"            |          |\n"
+		"            |          |--25.00%--a\n"
+		"            |           --25.00%--b\n"
+		"            |\n"
+		"             --25.00%--b\n"
+		"                       do_syscall_64\n"
+		"\n"
+		"    75.00%    50.00%  [.] a\n"
+		"            |\n"
+		"             --25.00%--b\n"
+		"\n";
+	struct rh_config c = { .keys = { RH_SYM }, .nr_keys = 1,
+			       .children = true, .callgraph = true,
+			       .order = RH_CALLER };
+	struct ro_opts o = { .fields = { RH_F_CHILDREN, RH_F_OVERHEAD,
+					 RH_F_KEY + RH_SYM },
+			     .nr_fields = 3, .top = 2, .limit = 20,
+			     .names = { "cycles" } };
+	struct rh_hist *h = rh_hist_new(&c);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	add_four(h);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(ro_print_stdio(f, h, &o), 0);
+	fclose(f);
+	if (strcmp(text, want))
+		fail_msg("got:\n%s\nwant:\n%s", text, want);
+	free(text);
+	rh_hist_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -526,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_module),
 		cmocka_unit_test(test_hidden),
 		cmocka_unit_test(test_callgraph),
+		cmocka_unit_test(test_stdio_layout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
