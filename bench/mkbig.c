@@ -8,10 +8,18 @@
  * libraries' .dynsym, picked with a skew (a few hot functions, a long
  * tail) by a fixed pseudo-random sequence: the same file every run.
  *
- *   mkbig FILE NSAMPLES
+ * As in a real program, the stacks repeat: each function is called from
+ * one to three call sites of other functions, and the samples are drawn
+ * (skewed) from a few thousand stacks walked up that call graph, their
+ * leaf anywhere in its function. With "random", every frame of every
+ * sample is a random function instead (a call graph as wide as there
+ * are samples: the worst case for call-graph building).
+ *
+ *   mkbig FILE NSAMPLES [random]
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +35,8 @@
 #include "perfdata_write.h"
 
 #define NPROCS		8
+#define NSTACKS		4096
+#define MAX_DEPTH	10
 #define MAX_FUNCS	400
 #define MAX_LIBS	8
 
@@ -53,6 +63,24 @@ static const char *const candidates[] = {
 };
 
 static struct lib libs[MAX_LIBS];
+
+/* A function of any library, and who calls it from where. */
+struct fref {
+	unsigned int lib, f;
+};
+
+struct callsite {
+	struct fref caller;
+	uint64_t ret;		/* return address, in the caller (vaddr) */
+};
+
+struct stack {
+	unsigned int depth;
+	struct fref leaf;
+	struct callsite up[MAX_DEPTH - 1];	/* nearest caller first */
+};
+
+static struct stack stacks[NSTACKS];
 static unsigned int nlibs;
 static uint8_t rec[8192] __attribute__((aligned(8)));
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
@@ -247,6 +275,56 @@ static uint64_t ip_in(const struct func *f)
 	return f->addr + 1 + rng() % (f->size - 2);
 }
 
+/* Any function, skewed: the hot ones of the hot libraries. */
+static struct fref pick_func(void)
+{
+	struct fref r;
+
+	r.lib = skewed(nlibs);
+	r.f = skewed(libs[r.lib].nf);
+	return r;
+}
+
+/*
+ * The call graph (1 to 3 call sites per function, each in another
+ * function at a fixed offset) and the stacks walked up it.
+ */
+static void make_stacks(void)
+{
+	struct callsite *sites[MAX_LIBS];
+	unsigned int nsites[MAX_LIBS][MAX_FUNCS];
+	unsigned int l, f, k, i, d;
+
+	for (l = 0; l < nlibs; l++) {
+		sites[l] = calloc((size_t)libs[l].nf * 3, sizeof(**sites));
+		if (!sites[l])
+			exit(1);
+		for (f = 0; f < libs[l].nf; f++) {
+			nsites[l][f] = 1 + (unsigned int)(rng() % 3);
+			for (k = 0; k < nsites[l][f]; k++) {
+				struct callsite *cs = &sites[l][f * 3 + k];
+
+				cs->caller = pick_func();
+				cs->ret = ip_in(&libs[cs->caller.lib].f[cs->caller.f]);
+			}
+		}
+	}
+	for (i = 0; i < NSTACKS; i++) {
+		struct stack *st = &stacks[i];
+		struct fref at = pick_func();
+
+		st->leaf = at;
+		st->depth = 3 + (unsigned int)(rng() % (MAX_DEPTH - 2));
+		for (d = 0; d + 1 < st->depth; d++) {
+			k = (unsigned int)(rng() % nsites[at.lib][at.f]);
+			st->up[d] = sites[at.lib][at.f * 3 + k];
+			at = st->up[d].caller;
+		}
+	}
+	for (l = 0; l < nlibs; l++)
+		free(sites[l]);
+}
+
 int main(int argc, char *argv[])
 {
 	const char *names[1] = { "cpu-clock" };
@@ -263,8 +341,10 @@ int main(int argc, char *argv[])
 	unsigned int nr, p, l;
 	int fd;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: mkbig FILE NSAMPLES\n");
+	bool random_chains = argc == 4 && !strcmp(argv[3], "random");
+
+	if (argc != 3 && !random_chains) {
+		fprintf(stderr, "usage: mkbig FILE NSAMPLES [random]\n");
 		return 2;
 	}
 	nsamples = strtoull(argv[2], NULL, 0);
@@ -277,6 +357,7 @@ int main(int argc, char *argv[])
 			"it maps are on this machine (libc6, libstdc++6, zlib1g)\n");
 		return 1;
 	}
+	make_stacks();
 	c = pd_conv_new(&cc);
 	specs = c ? pd_conv_events(c, &nr) : NULL;
 	fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -318,7 +399,9 @@ int main(int argc, char *argv[])
 	for (i = 0; i < nsamples; i++) {
 		struct skd_rec_sample *s = (void *)rec;
 		struct skd_callchain *ch;
-		unsigned int depth = 3 + (unsigned int)(rng() % 8), d;
+		const struct stack *st = &stacks[skewed(NSTACKS)];
+		unsigned int depth = random_chains ? 3 + (unsigned int)(rng() % 8) :
+				     st->depth, d;
 		uint32_t pid;
 
 		p = skewed(NPROCS);
@@ -332,10 +415,17 @@ int main(int argc, char *argv[])
 		s->fields = SKD_SAMPLE_CALLCHAIN;
 		ch = (void *)(s + 1);
 		ch->nr = (uint16_t)depth;
-		for (d = 0; d < depth; d++) {
+		for (d = 0; d < depth && random_chains; d++) {
 			l = d ? (unsigned int)(rng() % nlibs) : skewed(nlibs);
 			ch->ips[d] = base_of(p, l) +
 				     ip_in(&libs[l].f[skewed(libs[l].nf)]);
+		}
+		for (d = 0; d < depth && !random_chains; d++) {
+			/* The leaf anywhere in its function; callers at their
+			 * call sites. */
+			l = d ? st->up[d - 1].caller.lib : st->leaf.lib;
+			ch->ips[d] = base_of(p, l) + (d ? st->up[d - 1].ret :
+				     ip_in(&libs[l].f[st->leaf.f]));
 		}
 		s->ip = ch->ips[0];
 		s->hdr.size = (uint16_t)(sizeof(*s) + sizeof(*ch) + 8 * depth);

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "profile.h"
@@ -120,6 +121,65 @@ static void print_branches(struct skd_profile *p, const struct skd_event *ev)
 	}
 }
 
+/*
+ * A sample's chain, built whole and written at once: the frames are most
+ * of a script's output, and stdio's per-call work was most of its time.
+ */
+struct text {
+	char *p;
+	size_t len, cap;
+};
+
+static struct text chain;
+
+static void put_str(struct text *t, const char *s, size_t n)
+{
+	if (t->len + n > t->cap) {
+		size_t cap = (t->len + n) * 2 + 256;
+		char *np = realloc(t->p, cap);
+
+		if (!np) {
+			/* Out of memory: what fits now, the rest straight out. */
+			fwrite_unlocked(t->p, 1, t->len, stdout);
+			fwrite_unlocked(s, 1, n, stdout);
+			t->len = 0;
+			return;
+		}
+		t->p = np;
+		t->cap = cap;
+	}
+	memcpy(t->p + t->len, s, n);
+	t->len += n;
+}
+
+static void put_hex64(struct text *t, uint64_t v)
+{
+	char buf[2 + 16], *q = buf + sizeof(buf);
+
+	do {
+		*--q = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	*--q = 'x';
+	*--q = '0';
+	put_str(t, q, (size_t)(buf + sizeof(buf) - q));
+}
+
+/* As print_frame(): "sym+0xOFF (dso)", or "0xIP (dso)". */
+static void put_frame(struct text *t, const struct skd_frame *f)
+{
+	if (f->sym) {
+		put_str(t, f->sym, strlen(f->sym));
+		put_str(t, "+", 1);
+		put_hex64(t, f->off);
+	} else {
+		put_hex64(t, f->ip);
+	}
+	put_str(t, " (", 2);
+	put_str(t, f->dso, strlen(f->dso));
+	put_str(t, ")", 1);
+}
+
 static void print_sample(struct skd_profile *p, const struct skd_event *ev)
 {
 	unsigned int i, n = skd_profile_nr_frames(p, ev);
@@ -139,12 +199,14 @@ static void print_sample(struct skd_profile *p, const struct skd_event *ev)
 	putc_unlocked((ev->misc & SKD_MISC_CPUMODE_MASK) == SKD_MISC_KERNEL ?
 		      'K' : 'U', stdout);
 	fputs_unlocked(ev->misc & SKD_MISC_EXACT_IP ? "* " : " ", stdout);
+	chain.len = 0;
 	for (i = 0; i < n; i++) {
 		skd_profile_frame(p, ev, i, &f);
 		if (i)
-			fputs_unlocked(" <- ", stdout);
-		print_frame(stdout, &f);
+			put_str(&chain, " <- ", 4);
+		put_frame(&chain, &f);
 	}
+	fwrite_unlocked(chain.p, 1, chain.len, stdout);
 	if (ev->sample.mem)
 		print_mem(ev->sample.mem);
 	/* A call stack is shown as the chain above, not again as branches. */
@@ -230,5 +292,7 @@ int script_main(int argc, char *argv[])
 	skd_profile_walk(p, all, print_record, NULL);
 	warn_capture_problems(input, skd_profile_totals(p));
 	skd_profile_free(p);
+	free(chain.p);
+	chain = (struct text){ 0 };
 	return fflush(stdout) ? 1 : 0;
 }

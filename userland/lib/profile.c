@@ -21,6 +21,23 @@
 /* Code mappings one process has at once, as far as unwinding goes. */
 #define UNWIND_MAX_MAPS		256
 
+/*
+ * Frames named lately, by what decides their name: the process and how
+ * far its maps had come (snapshots before, exec generation; neither for
+ * a process whose mappings never overlap), the address looked up and
+ * its distance from the ip. Profiles repeat their stacks: most frames
+ * are named here without a map or symbol search.
+ */
+#define MEMO_SIZE	(1u << 16)
+
+struct frame_memo {
+	const void *pr;		/* NULL: empty; the profile: a kernel frame */
+	uint64_t lookup;
+	uint32_t before, gen;
+	uint8_t delta;		/* ip - lookup */
+	struct skd_frame f;
+};
+
 /* One reading of a process's maps, tagged with its exec generation. */
 struct snapshot {
 	uint64_t time;
@@ -104,6 +121,7 @@ struct skd_profile {
 	struct skd_unwind_map uw_maps[UNWIND_MAX_MAPS];
 	const char *event_names[SKD_MAX_EVENTS];
 	bool exact_returns;		/* skd_profile_set_exact_returns() */
+	struct frame_memo *memo;	/* MEMO_SIZE, made when first needed */
 	/* Where the maps of the sample being named stand: its frames share
 	 * pid and time, so the search is done once for all of them. */
 	struct {
@@ -642,6 +660,7 @@ void skd_profile_free(struct skd_profile *p)
 	skd_symbolizer_free(p->syms);
 	if (p->unwinder)
 		skd_unwinder_free(p->unwinder);
+	free(p->memo);
 	free(p->ksyms);
 	free(p->samples);
 	free(p->other);
@@ -923,6 +942,22 @@ static const struct skd_map *find_map_in(const struct proc *pr, size_t before,
 	return fallback;
 }
 
+/* p->at for @pid at @time: computed once for all frames of a sample. */
+static void maps_context(struct skd_profile *p, uint32_t pid, uint64_t time)
+{
+	const struct proc *pr;
+
+	if (p->at.valid && p->at.pid == pid && p->at.time == time)
+		return;
+	pr = skd_hmap_get(&p->procs, pid);
+	p->at.valid = true;
+	p->at.pid = pid;
+	p->at.time = time;
+	p->at.pr = pr;
+	p->at.gen = pr ? generation(pr, time) : 0;
+	p->at.before = pr ? snaps_before(pr, time) : 0;
+}
+
 /*
  * The reading of @pid's maps that best describes @ip at @time; through
  * the forks: a child that has not exec'd yet runs code its parent mapped
@@ -936,15 +971,7 @@ static const struct skd_map *find_map(struct skd_profile *p, uint32_t pid,
 	unsigned int depth;
 	uint32_t gen;
 
-	if (!p->at.valid || p->at.pid != pid || p->at.time != time) {
-		pr = skd_hmap_get(&p->procs, pid);
-		p->at.valid = true;
-		p->at.pid = pid;
-		p->at.time = time;
-		p->at.pr = pr;
-		p->at.gen = pr ? generation(pr, time) : 0;
-		p->at.before = pr ? snaps_before(pr, time) : 0;
-	}
+	maps_context(p, pid, time);
 	pr = p->at.pr;
 	if (!pr)
 		return NULL;
@@ -965,8 +992,9 @@ static const struct skd_map *find_map(struct skd_profile *p, uint32_t pid,
 }
 
 /* Name @ip in the process and time of @ev; @lookup is the address to look up. */
-static void resolve(struct skd_profile *p, const struct skd_event *ev,
-		    uint64_t ip, uint64_t lookup, struct skd_frame *f)
+static void resolve_uncached(struct skd_profile *p,
+			     const struct skd_event *ev, uint64_t ip,
+			     uint64_t lookup, struct skd_frame *f)
 {
 	const struct skd_map *map;
 	struct path_entry *pe;
@@ -999,6 +1027,43 @@ static void resolve(struct skd_profile *p, const struct skd_event *ev,
 	f->line = sym.line;
 	f->nr_inline = sym.nr_inline;
 	f->inl = sym.inl;
+}
+
+static void resolve(struct skd_profile *p, const struct skd_event *ev,
+		    uint64_t ip, uint64_t lookup, struct skd_frame *f)
+{
+	struct frame_memo key = { .lookup = lookup,
+				  .delta = (uint8_t)(ip - lookup) }, *m;
+	uint64_t h;
+
+	if (skd_is_kernel_addr(ip)) {
+		key.pr = p;
+	} else {
+		maps_context(p, ev->id->pid, ev->id->time);
+		key.pr = p->at.pr;
+		if (key.pr && !p->at.pr->flat) {
+			key.before = (uint32_t)p->at.before;
+			key.gen = p->at.gen;
+		}
+	}
+	if (!key.pr || ip - lookup > 1 ||
+	    (!p->memo && !(p->memo = calloc(MEMO_SIZE, sizeof(*p->memo))))) {
+		resolve_uncached(p, ev, ip, lookup, f);
+		return;
+	}
+	h = (lookup ^ (uintptr_t)key.pr * 0x9e3779b97f4a7c15ULL ^
+	     (uint64_t)key.before << 40 ^ (uint64_t)key.gen << 20 ^ key.delta) *
+	    0xff51afd7ed558ccdULL;
+	m = &p->memo[h >> 48 & (MEMO_SIZE - 1)];
+	if (m->pr == key.pr && m->lookup == lookup && m->delta == key.delta &&
+	    m->before == key.before && m->gen == key.gen) {
+		*f = m->f;
+		f->ip = ip;
+		return;
+	}
+	resolve_uncached(p, ev, ip, lookup, f);
+	key.f = *f;
+	*m = key;
 }
 
 void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
@@ -1043,6 +1108,9 @@ void skd_profile_set_exact_returns(struct skd_profile *p, bool exact)
 void skd_profile_set_lines(struct skd_profile *p, bool lines)
 {
 	skd_symbolizer_set_lines(p->syms, lines);
+	/* Frames named before had lines, or had not. */
+	if (p->memo)
+		memset(p->memo, 0, MEMO_SIZE * sizeof(*p->memo));
 }
 
 void skd_profile_addr(struct skd_profile *p, const struct skd_event *ev,
