@@ -324,6 +324,39 @@ static const char *comm_of(const struct skd_profile *p,
 	return buf;
 }
 
+/*
+ * Callers named lately, by skd_profile_callers_key(): a profile repeats
+ * its stacks, and naming the callers is most of a report's work. A
+ * direct-mapped table: a wide profile just misses.
+ */
+#define CHAIN_SLOTS	8192
+#define CHAIN_MAX	16
+
+struct chain_slot {
+	uint64_t key;			/* 0: empty */
+	uint32_t pid;
+	unsigned int n;			/* callers */
+	uint64_t ips[CHAIN_MAX];	/* checked, not trusted to the key */
+	struct rh_frame f[CHAIN_MAX];
+};
+
+/* The slot that holds (or will hold) @ev's callers, or NULL: uncached. */
+static struct chain_slot *chain_slot(struct chain_slot *t, uint64_t key,
+				     const struct skd_event *ev, bool *hit)
+{
+	struct chain_slot *c;
+	unsigned int n;
+
+	*hit = false;
+	if (!t || !key || ev->sample.nr < 2 || ev->sample.nr - 1u > CHAIN_MAX)
+		return NULL;
+	n = ev->sample.nr - 1u;
+	c = &t[(key ^ key >> 29) % CHAIN_SLOTS];
+	*hit = c->key == key && c->pid == ev->id->pid && c->n == n &&
+	       !memcmp(c->ips, ev->sample.ips + 1, n * sizeof(c->ips[0]));
+	return c;
+}
+
 /* Every sample the filters keep into @h; the count of damaged ones skipped. */
 static int aggregate(struct skd_profile *p, const struct args *a,
 		     struct rh_hist *h, uint64_t *skipped)
@@ -331,14 +364,19 @@ static int aggregate(struct skd_profile *p, const struct args *a,
 	bool chain = a->c.children || a->c.callgraph;
 	size_t i, n = skd_profile_nr_samples(p);
 	struct frames fr = { 0 };
+	struct chain_slot *cache = NULL, *cs;
 	struct rh_sample s;
 	struct skd_event ev;
 	unsigned int j, nr;
 	char unnamed[16];
+	bool hit = false;
 	int ret = 0;
 
 	if (!frame_slot(&fr, 0))
 		return -ENOMEM;
+	/* Without the table every sample is named frame by frame: slower. */
+	if (chain)
+		cache = calloc(CHAIN_SLOTS, sizeof(*cache));
 	for (i = 0; i < n && !ret; i++) {
 		skd_profile_sample(p, i, &ev);
 		if (ev.sample.rec->event >= SKD_REPORT_EVENTS) {
@@ -359,18 +397,33 @@ static int aggregate(struct skd_profile *p, const struct args *a,
 			continue;
 		s.hidden = !rh_filter_shown(&a->filter, &s);
 		nr = chain && !s.hidden ? skd_profile_nr_frames(p, &ev) : 1;
-		for (j = 1; j < nr; j++) {
-			if (!frame_slot(&fr, j)) {
-				ret = -ENOMEM;
-				break;
-			}
-			name_frame(p, &ev, j, &fr.v[j]);
+		if (!frame_slot(&fr, nr)) {
+			ret = -ENOMEM;
+			break;
+		}
+		hit = false;
+		cs = nr > 1 && nr == ev.sample.nr ?
+		     chain_slot(cache, skd_profile_callers_key(p, &ev), &ev,
+				&hit) : NULL;
+		if (hit) {
+			memcpy(&fr.v[1], cs->f, (nr - 1) * sizeof(fr.v[0]));
+		} else {
+			for (j = 1; j < nr; j++)
+				name_frame(p, &ev, j, &fr.v[j]);
+		}
+		if (cs && !hit) {
+			cs->key = skd_profile_callers_key(p, &ev);
+			cs->pid = ev.id->pid;
+			cs->n = nr - 1;
+			memcpy(cs->ips, ev.sample.ips + 1, cs->n * sizeof(cs->ips[0]));
+			memcpy(cs->f, &fr.v[1], cs->n * sizeof(fr.v[0]));
 		}
 		s.nr = nr;
 		s.f = fr.v;
 		if (!ret)
 			ret = rh_hist_add(h, &s);
 	}
+	free(cache);
 	free(fr.v);
 	return ret;
 }

@@ -38,8 +38,9 @@ static void *reserve(struct out *o, size_t n)
 		o->p = q;
 		o->cap = cap;
 	}
+	/* Never written before: fresh anonymous pages, mremap()'s too, are
+	 * zero, and the buffer only grows. */
 	q = o->p + o->len;
-	memset(q, 0, n);
 	o->len += n;
 	return q;
 }

@@ -28,7 +28,7 @@
  * its distance from the ip. Profiles repeat their stacks: most frames
  * are named here without a map or symbol search.
  */
-#define MEMO_SIZE	(1u << 16)
+#define MEMO_SIZE	(1u << 12)
 
 struct frame_memo {
 	const void *pr;		/* NULL: empty; the profile: a kernel frame */
@@ -1098,6 +1098,29 @@ void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
 				 !p->exact_returns;
 	}
 	resolve(p, ev, ip, ip - (return_address ? 1 : 0), f);
+}
+
+uint64_t skd_profile_callers_key(struct skd_profile *p,
+				 const struct skd_event *ev)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	unsigned int i;
+
+	if (dwarf_chain(ev) || !ev->sample.ips || ev->sample.nr < 2)
+		return 0;
+	maps_context(p, ev->id->pid, ev->id->time);
+	if (!p->at.pr)
+		return 0;
+	/* The names depend on the maps' state unless the process is flat. */
+	h = (h ^ (uintptr_t)p->at.pr) * 0x100000001b3ULL;
+	if (!p->at.pr->flat)
+		h = (h ^ ((uint64_t)p->at.before << 32 | p->at.gen)) *
+		    0x100000001b3ULL;
+	h = (h ^ ((uint64_t)ev->sample.nr << 16 | ev->sample.nr_kernel |
+		  (uint64_t)p->exact_returns << 40)) * 0x100000001b3ULL;
+	for (i = 1; i < ev->sample.nr; i++)
+		h = (h ^ ev->sample.ips[i]) * 0x100000001b3ULL;
+	return h | 1;	/* never 0 */
 }
 
 void skd_profile_set_exact_returns(struct skd_profile *p, bool exact)

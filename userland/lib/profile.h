@@ -100,6 +100,15 @@ void skd_profile_set_lines(struct skd_profile *p, bool lines);
  */
 void skd_profile_set_exact_returns(struct skd_profile *p, bool exact);
 
+/*
+ * A key for the callers of @ev (its frames from 1 on): two samples with
+ * the same key have the same callers, named the same, whatever their
+ * times (same process, same state of its maps, same return addresses).
+ * 0 when there is no such key (DWARF or LBR stacks, no call chain).
+ */
+uint64_t skd_profile_callers_key(struct skd_profile *p,
+				 const struct skd_event *ev);
+
 /* Name an address (a branch's source or target) as @ev's process saw it. */
 void skd_profile_addr(struct skd_profile *p, const struct skd_event *ev,
 		      uint64_t addr, struct skd_frame *f);
