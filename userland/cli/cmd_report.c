@@ -246,11 +246,12 @@ static bool has_chains(struct skd_profile *p)
 /* Settle what the options left open, now that the capture is known. */
 static void complete_args(struct args *a, struct skd_profile *p)
 {
-	bool chains = (!a->children_set || !a->callgraph_set) && has_chains(p);
+	bool chains = has_chains(p);
 	unsigned int k;
 	bool lines;
 
-	a->c.children = a->children_set ? a->children : chains;
+	/* As perf: without call chains there is nothing to charge callers. */
+	a->c.children = chains && (a->children_set ? a->children : true);
 	a->c.callgraph = a->callgraph_set ? a->callgraph : chains;
 	if (!a->order_set)
 		a->c.order = a->c.children ? RH_CALLER : RH_CALLEE;
@@ -365,6 +366,7 @@ static int aggregate(struct skd_profile *p, const struct args *a,
 	size_t i, n = skd_profile_nr_samples(p);
 	struct frames fr = { 0 };
 	struct chain_slot *cache = NULL, *cs;
+	uint64_t key;
 	struct rh_sample s;
 	struct skd_event ev;
 	unsigned int j, nr;
@@ -402,9 +404,9 @@ static int aggregate(struct skd_profile *p, const struct args *a,
 			break;
 		}
 		hit = false;
-		cs = nr > 1 && nr == ev.sample.nr ?
-		     chain_slot(cache, skd_profile_callers_key(p, &ev), &ev,
-				&hit) : NULL;
+		key = nr > 1 && nr == ev.sample.nr ?
+		      skd_profile_callers_key(p, &ev) : 0;
+		cs = chain_slot(cache, key, &ev, &hit);
 		if (hit) {
 			memcpy(&fr.v[1], cs->f, (nr - 1) * sizeof(fr.v[0]));
 		} else {
@@ -412,7 +414,7 @@ static int aggregate(struct skd_profile *p, const struct args *a,
 				name_frame(p, &ev, j, &fr.v[j]);
 		}
 		if (cs && !hit) {
-			cs->key = skd_profile_callers_key(p, &ev);
+			cs->key = key;
 			cs->pid = ev.id->pid;
 			cs->n = nr - 1;
 			memcpy(cs->ips, ev.sample.ips + 1, cs->n * sizeof(cs->ips[0]));
@@ -420,6 +422,7 @@ static int aggregate(struct skd_profile *p, const struct args *a,
 		}
 		s.nr = nr;
 		s.f = fr.v;
+		s.callers_key = key;
 		if (!ret)
 			ret = rh_hist_add(h, &s);
 	}

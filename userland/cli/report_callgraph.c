@@ -83,9 +83,9 @@ static struct rh_node *child_of(struct rh_graph_index *ix,
 	return c;
 }
 
-int rh_graph_add(struct rh_graph_index *ix, struct rh_node *root,
-		 const struct rh_sym *const *path, unsigned int n,
-		 uint64_t period)
+int rh_graph_add_path(struct rh_graph_index *ix, struct rh_node *root,
+		      const struct rh_sym *const *path, unsigned int n,
+		      uint64_t period, struct rh_node **nodes)
 {
 	struct rh_node *node = root;
 	unsigned int i;
@@ -96,8 +96,17 @@ int rh_graph_add(struct rh_graph_index *ix, struct rh_node *root,
 			return -ENOMEM;
 		node->period += period;
 		node->samples++;
+		if (nodes)
+			nodes[i] = node;
 	}
 	return 0;
+}
+
+int rh_graph_add(struct rh_graph_index *ix, struct rh_node *root,
+		 const struct rh_sym *const *path, unsigned int n,
+		 uint64_t period)
+{
+	return rh_graph_add_path(ix, root, path, n, period, NULL);
 }
 
 void rh_graph_index_free(struct rh_graph_index *ix)

@@ -28,6 +28,10 @@ struct rh_graph_index {
 int rh_graph_add(struct rh_graph_index *ix, struct rh_node *root,
 		 const struct rh_sym *const *path, unsigned int n,
 		 uint64_t period);
+/* The same, and the nodes of the path into @nodes (n of them). */
+int rh_graph_add_path(struct rh_graph_index *ix, struct rh_node *root,
+		      const struct rh_sym *const *path, unsigned int n,
+		      uint64_t period, struct rh_node **nodes);
 /* Frees the index and every node of every tree. */
 void rh_graph_index_free(struct rh_graph_index *ix);
 /*

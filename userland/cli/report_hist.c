@@ -111,6 +111,17 @@ struct frame_alias {
 	const struct rh_sym *to;
 };
 
+/* A self entry's graph path for a stack of callers (rh_sample.callers_key). */
+#define PATH_SLOTS	4096
+#define PATH_MAX_NODES	16
+
+struct path_memo {
+	uint64_t key;			/* 0: empty */
+	const struct rh_entry *e;
+	unsigned int n;
+	struct rh_node *nodes[PATH_MAX_NODES];
+};
+
 struct rh_hist {
 	struct rh_config c;
 	struct table strings;	/* char * (owned) */
@@ -119,6 +130,7 @@ struct rh_hist {
 	struct table frames;	/* struct frame_alias */
 	struct table entries;	/* struct rh_entry */
 	struct rh_graph_index graph;
+	struct path_memo *paths;	/* PATH_SLOTS, made when first needed */
 	struct rh_totals totals[SKD_REPORT_EVENTS];
 	/* The sample being added: its functions, entries charged, paths. */
 	const struct rh_sym **fsyms;
@@ -325,6 +337,7 @@ void rh_hist_free(struct rh_hist *h)
 			free(h->entries.s[i].v);
 	tab_free(&h->entries, false);
 	rh_graph_index_free(&h->graph);
+	free(h->paths);
 	tab_free(&h->strings, true);
 	tab_free(&h->aliases, true);
 	tab_free(&h->syms, true);
@@ -456,6 +469,32 @@ static int add_path(struct rh_hist *h, struct rh_entry *e, unsigned int i,
 	return rh_graph_add(&h->graph, &e->root, h->path, n, period);
 }
 
+/* The slot of @key, or NULL when the table cannot be had. */
+static struct path_memo *path_memo_of(struct rh_hist *h, uint64_t key)
+{
+	if (!h->paths)
+		h->paths = calloc(PATH_SLOTS, sizeof(*h->paths));
+	return h->paths ? &h->paths[mix(key) % PATH_SLOTS] : NULL;
+}
+
+/* add_path() of a self entry in callee order, keeping its nodes. */
+static int add_path_nodes(struct rh_hist *h, struct rh_entry *e,
+			  unsigned int nr, uint64_t period,
+			  struct rh_node **nodes)
+{
+	unsigned int n = 0, j;
+
+	if (h->c.order == RH_CALLER) {
+		for (j = nr; j-- > 1;)
+			h->path[n++] = h->fsyms[j];
+	} else {
+		for (j = 1; j < nr; j++)
+			h->path[n++] = h->fsyms[j];
+	}
+	return rh_graph_add_path(&h->graph, &e->root, h->path, n, period,
+				 nodes);
+}
+
 int rh_hist_add(struct rh_hist *h, const struct rh_sample *s)
 {
 	/* Without children or a graph only the leaf is ever looked at. */
@@ -463,6 +502,7 @@ int rh_hist_add(struct rh_hist *h, const struct rh_sample *s)
 	unsigned int i, j, nc = 0;
 	bool lines = needs_srcline(&h->c);
 	const char *comm, *tname;
+	struct path_memo *pm;
 	struct rh_entry *e;
 
 	if (s->event >= SKD_REPORT_EVENTS || !s->nr)
@@ -478,7 +518,11 @@ int rh_hist_add(struct rh_hist *h, const struct rh_sample *s)
 	tname = s->thread_name ? intern_text(h, s->thread_name) : comm;
 	if (!comm || !tname)
 		return -ENOMEM;
-	for (i = 0; i < nr; i++) {
+	/* Self with a graph: a stack seen before has its path; callers
+	 * are looked at only to find a new one. */
+	pm = !h->c.children && h->c.callgraph && s->callers_key &&
+	     nr - 1 <= PATH_MAX_NODES ? path_memo_of(h, s->callers_key) : NULL;
+	for (i = 0; i < (pm ? 1 : nr); i++) {
 		h->fsyms[i] = sym_of(h, &s->f[i]);
 		h->flines[i] = lines ? srcline_of(h, &s->f[i]) : NULL;
 		if (!h->fsyms[i] || (lines && !h->flines[i]))
@@ -492,6 +536,29 @@ int rh_hist_add(struct rh_hist *h, const struct rh_sample *s)
 		return -ENOMEM;
 	e->self += s->period;
 	e->samples++;
+	if (pm && pm->key == s->callers_key && pm->e == e &&
+	    pm->n == nr - 1) {
+		for (i = 0; i < pm->n; i++) {
+			pm->nodes[i]->period += s->period;
+			pm->nodes[i]->samples++;
+		}
+		return 0;
+	}
+	if (pm) {
+		for (i = 1; i < nr; i++) {
+			h->fsyms[i] = sym_of(h, &s->f[i]);
+			h->flines[i] = lines ? srcline_of(h, &s->f[i]) : NULL;
+			if (!h->fsyms[i] || (lines && !h->flines[i]))
+				return -ENOMEM;
+		}
+		pm->key = 0;	/* until the path is whole */
+		if (add_path_nodes(h, e, nr, s->period, pm->nodes))
+			return -ENOMEM;
+		pm->key = s->callers_key;
+		pm->e = e;
+		pm->n = nr - 1;
+		return 0;
+	}
 	if (!h->c.children) {
 		return h->c.callgraph ? add_path(h, e, 0, nr, s->period) : 0;
 	}

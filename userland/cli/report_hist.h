@@ -53,6 +53,12 @@ struct rh_sample {
 	unsigned int nr;	/* frames, leaf first; at least 1 */
 	const struct rh_frame *f;
 	bool hidden;		/* in the totals only (rh_filter_shown) */
+	/*
+	 * Samples with the same non-zero key have the same callers (f[1]
+	 * on, skd_profile_callers_key()): their graph path is found again
+	 * without a search. 0: no such promise.
+	 */
+	uint64_t callers_key;
 };
 
 /* Which samples count; an empty list lets everything through. */
