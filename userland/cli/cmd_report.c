@@ -371,9 +371,14 @@ static int aggregate(struct skd_profile *p, const struct args *a,
 	struct skd_event ev;
 	unsigned int j, nr;
 	char unnamed[16];
-	bool hit = false;
+	bool hit = false, need_comm = false, need_thread = false;
 	int ret = 0;
 
+	for (j = 0; j < a->c.nr_keys; j++) {
+		need_comm |= a->c.keys[j] == RH_COMM;
+		need_thread |= a->c.keys[j] == RH_PID || a->c.keys[j] == RH_TID;
+	}
+	need_comm |= need_thread || a->filter.nr_comms;
 	if (!frame_slot(&fr, 0))
 		return -ENOMEM;
 	/* Without the table every sample is named frame by frame: slower. */
@@ -389,9 +394,12 @@ static int aggregate(struct skd_profile *p, const struct args *a,
 			.event = ev.sample.rec->event, .time = ev.id->time,
 			.period = ev.sample.rec->period, .cpu = ev.id->cpu,
 			.pid = ev.id->pid, .tid = ev.id->tid, .nr = 1,
-			.comm = comm_of(p, &ev, unnamed, sizeof(unnamed)),
-			.thread_name = skd_profile_comm(p, ev.id->pid,
-							ev.id->tid, UINT64_MAX),
+			/* Looked up only when a key or filter shows it. */
+			.comm = need_comm ? comm_of(p, &ev, unnamed,
+						    sizeof(unnamed)) : "",
+			.thread_name = need_thread ?
+				skd_profile_comm(p, ev.id->pid, ev.id->tid,
+						 UINT64_MAX) : NULL,
 			.f = fr.v };
 		/* The leaf decides the filters; the rest only if kept. */
 		name_frame(p, &ev, 0, &fr.v[0]);

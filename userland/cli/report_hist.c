@@ -514,7 +514,7 @@ int rh_hist_add(struct rh_hist *h, const struct rh_sample *s)
 	}
 	if (nr > h->scratch && grow_scratch(h, nr))
 		return -ENOMEM;
-	comm = intern_text(h, s->comm);
+	comm = s->comm[0] ? intern_text(h, s->comm) : "";
 	tname = s->thread_name ? intern_text(h, s->thread_name) : comm;
 	if (!comm || !tname)
 		return -ENOMEM;
