@@ -169,9 +169,10 @@ vm-bin: tools kselftests $(ASAN_TOOL)
 check:
 	bash tests/check.sh
 
-# Instructions per PEBS sample on the drain path, under callgrind.
-bench:
-	bash bench/run.sh
+# Instructions per PEBS sample on the drain path, under callgrind; then
+# skidless report and script against perf's on a 5-million-sample file.
+bench: tools
+	@rc=0; bash bench/run.sh || rc=1; bash bench/analysis.sh || rc=1; exit $$rc
 
 demo:
 	bash tests/vm/demo-run.sh

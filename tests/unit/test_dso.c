@@ -622,6 +622,57 @@ static void test_errors(void **state)
 			 -ENOEXEC);
 }
 
+/*
+ * skd_dso_lookup_name() answers by spans of symbol bounds, asking libdwfl
+ * once per span: it must name every address as skd_dso_lookup() does
+ * (one libdwfl call per address). Every address of the fixtures' first
+ * 64 KiB, and a spread over glibc (thousands of symbols and aliases,
+ * with its debug file when libc6-dbg is there).
+ */
+static void same_names(const char *path, uint64_t from, uint64_t to,
+		       uint64_t step)
+{
+	struct skd_dso *a = skd_dso_open(path, NULL, &no_cache, NULL, 0);
+	struct skd_dso *b = skd_dso_open(path, NULL, &no_cache, NULL, 0);
+	struct skd_dso_sym x, y;
+	uint64_t v, named = 0;
+
+	assert_non_null(a);
+	assert_non_null(b);
+	for (v = from; v < to; v += step) {
+		assert_int_equal(skd_dso_lookup(a, v, &x), 0);
+		assert_int_equal(skd_dso_lookup_name(b, v, &y), 0);
+		if (!x.name || !y.name) {
+			if (x.name != y.name)
+				fail_msg("%s 0x%llx: %s vs %s", path,
+					 (unsigned long long)v,
+					 x.name ? x.name : "(none)",
+					 y.name ? y.name : "(none)");
+			continue;
+		}
+		if (strcmp(x.name, y.name) || x.start != y.start)
+			fail_msg("%s 0x%llx: %s@0x%llx vs %s@0x%llx", path,
+				 (unsigned long long)v, x.name,
+				 (unsigned long long)x.start, y.name,
+				 (unsigned long long)y.start);
+		assert_null(y.file);
+		named++;
+	}
+	assert_true(named > 0);
+	skd_dso_free(a);
+	skd_dso_free(b);
+}
+
+static void test_lookup_name_same(void **state)
+{
+	(void)state;
+	same_names(DSO_FX "/pie", 0, 0x10000, 1);
+	same_names(DSO_FX "/pie_mini", 0, 0x10000, 1);
+	same_names(DSO_FX "/libdso.so", 0, 0x10000, 1);
+	same_names("/usr/lib/x86_64-linux-gnu/libc.so.6", 0x20000, 0x1a0000,
+		   4093);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -642,6 +693,7 @@ int main(void)
 		cmocka_unit_test(test_jitmap),
 		cmocka_unit_test(test_kallsyms_zero_percpu_first),
 		cmocka_unit_test(test_kallsyms_by_build_id),
+		cmocka_unit_test(test_lookup_name_same),
 		cmocka_unit_test(test_errors),
 	};
 

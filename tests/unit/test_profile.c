@@ -176,6 +176,7 @@ static uint64_t ip_in_both(const struct mapping *a, const struct mapping *b)
 #define C_PID		200	/* its child, execs at 50 and 80 */
 #define C_TID2		201	/* the child's second thread */
 #define O_PID		400	/* forked from a parent never seen */
+#define F_PID		500	/* forked from the shell, never execs */
 #define LIBA		0x7f0000000000ULL
 #define LIBB		0x7f3000000000ULL
 #define LIBC		0x7f6000000000ULL
@@ -360,7 +361,7 @@ enum {
 	S_G0_EARLY, S_G0_LATE, S_G1_AT_EXEC, S_G1, S_G2,
 	S_FALLBACK_EARLIER, S_FALLBACK_LATEST, S_FALLBACK_LATER,
 	S_SAME_GEN_OLD, S_SAME_GEN_NEW,
-	S_SAME_GEN_LATER, S_TIE_CPU3, S_TIE_CPU1, S_LAST,
+	S_SAME_GEN_LATER, S_TIE_CPU3, S_TIE_CPU1, S_FORKED, S_LAST,
 };
 
 static uint64_t ip_x;		/* nopie in gen0/gen2, pie in gen1 */
@@ -390,6 +391,7 @@ static void build_kernel_records(void)
 	add_exec(80, C_PID, NOPIE.path);
 	add_comm(80, C_PID, C_PID, "fx_nopie", true);
 	add_task(SKD_REC_FORK, 90, O_PID, O_PID, 399, 399);
+	add_task(SKD_REC_FORK, 110, F_PID, F_PID, T_PID, T_PID);
 	add_task(SKD_REC_EXIT, 100, C_PID, C_TID2, C_PID, C_PID);
 	add_task(SKD_REC_EXIT, 101, C_PID, C_PID, T_PID, T_PID);
 	add_task(SKD_REC_EXIT, 200, T_PID, T_PID, 1, 1);
@@ -445,6 +447,10 @@ static void build_kernel_records(void)
 	add_sample(S_SAME_GEN_NEW, 75, 1, C_PID, C_TID2, ip_libb, 0, 0, NULL);
 	add_sample(S_SAME_GEN_LATER, 60, 0, C_PID, C_PID,
 		   ip_of(&gen1b_maps[2], "fx_call_all", 4), 0, 0, NULL);
+
+	/* A forked child with no maps of its own runs its parent's code. */
+	add_sample(S_FORKED, 120, 2, F_PID, F_PID,
+		   ip_of(&shell_maps[0], "fx_alpha", 1), 0, 0, NULL);
 
 	/* Same time on two CPUs: CPU order (written in reverse: 3, then 1). */
 	add_sample(S_TIE_CPU1, 300, 1, T_PID, T_PID, 0x1234, 0, 0, NULL);
@@ -614,8 +620,8 @@ static void test_order(void **state)
 	assert_int_equal(ev.sample.rec->period, S_LAST);
 
 	/* Everything else with a time, in time order too. */
-	/* 4 COMM, 2 EXEC, 3 FORK, 3 EXIT, 2 LOST; not the broken COMM. */
-	assert_int_equal(skd_profile_nr_other(p), 14);
+	/* 4 COMM, 2 EXEC, 4 FORK, 3 EXIT, 2 LOST; not the broken COMM. */
+	assert_int_equal(skd_profile_nr_other(p), 15);
 	prev_time = 0;
 	for (i = 0; i < skd_profile_nr_other(p); i++) {
 		skd_profile_other(p, i, &ev);
@@ -697,6 +703,10 @@ static void test_user_frames(void **state)
 	check_frame(p, &ev, 0, (struct want){ "fx_beta", 0, "fx_nopie", false });
 	check_frame(p, &ev, 1, (struct want){ before->name, before->size,
 					       "fx_nopie", false });
+
+	/* A child forked from the shell: the shell's maps at the fork. */
+	find_sample(p, S_FORKED, &ev);
+	check_frame(p, &ev, 0, (struct want){ "fx_alpha", 1, "fx_nopie", false });
 
 	/* A process never seen, and a MAP record that failed its check. */
 	find_sample(p, S_NO_PID, &ev);
@@ -825,7 +835,7 @@ static void test_totals(void **state)
 	assert_int_equal(t->records[SKD_REC_LOST], 2);
 	assert_int_equal(t->records[SKD_REC_COMM], 4);
 	assert_int_equal(t->records[SKD_REC_EXEC], 2);
-	assert_int_equal(t->records[SKD_REC_FORK], 3);
+	assert_int_equal(t->records[SKD_REC_FORK], 4);
 	assert_int_equal(t->records[SKD_REC_EXIT], 3);
 	assert_int_equal(t->unknown, N_UNKNOWN);
 	assert_int_equal(t->lost_in_stream, 12);

@@ -278,11 +278,11 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-bool opt_binary_place(struct opt_binary *b, const struct skd_profile *p,
+bool opt_binary_place(struct opt_binary *b, struct skd_profile *p,
 		      const struct skd_event *ev, uint64_t addr,
 		      uint64_t *file_off, bool *in)
 {
-	struct skd_profile_mapping m;
+	struct skd_object m;
 	bool same;
 
 	*in = false;
@@ -290,9 +290,9 @@ bool opt_binary_place(struct opt_binary *b, const struct skd_profile *p,
 		*file_off = addr;
 		return true;
 	}
-	if (!skd_profile_mapping(p, ev, addr, &m))
+	if (skd_profile_object(p, ev, addr, &m))
 		return false;
-	*file_off = addr - m.start + m.pgoff;
+	*file_off = m.file_offset;
 	same = m.path[0] && !strcmp(base_name(m.path), base_name(b->path));
 	if (m.build_id && b->build_id[0]) {
 		if (same && !skd_build_id_equal(m.build_id, b->build_id) &&
@@ -308,7 +308,7 @@ bool opt_binary_place(struct opt_binary *b, const struct skd_profile *p,
 	return true;
 }
 
-bool opt_binary_offset(struct opt_binary *b, const struct skd_profile *p,
+bool opt_binary_offset(struct opt_binary *b, struct skd_profile *p,
 		       const struct skd_event *ev, uint64_t addr,
 		       uint64_t *file_off)
 {

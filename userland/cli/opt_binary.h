@@ -46,7 +46,7 @@ void opt_binary_close(struct opt_binary *b);
  * matches by build-id when the capture has one for it, else by file
  * name (what AutoFDO's reader does).
  */
-bool opt_binary_offset(struct opt_binary *b, const struct skd_profile *p,
+bool opt_binary_offset(struct opt_binary *b, struct skd_profile *p,
 		       const struct skd_event *ev, uint64_t addr,
 		       uint64_t *file_off);
 
@@ -56,7 +56,7 @@ bool opt_binary_offset(struct opt_binary *b, const struct skd_profile *p,
  * telling whether that object is @b; false when no mapping of @ev's
  * process holds it.
  */
-bool opt_binary_place(struct opt_binary *b, const struct skd_profile *p,
+bool opt_binary_place(struct opt_binary *b, struct skd_profile *p,
 		      const struct skd_event *ev, uint64_t addr,
 		      uint64_t *file_off, bool *in);
 

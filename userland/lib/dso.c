@@ -32,11 +32,26 @@ struct seg {
 	uint64_t off, filesz, vaddr;
 };
 
-/* One looked-up address: every string is owned here. */
+/* One looked-up address: every string but the name is owned here. */
 struct entry {
 	struct skd_dso_sym sym;
 	struct skd_srcloc *inl;
 	char *strings[];	/* 2 + 2 * nr_inline slots, NULL allowed */
+};
+
+/*
+ * Which symbol libdwfl names an address by depends only on which symbols
+ * start at or below it, which of them still cover it and which section
+ * it is in: between two consecutive symbol starts, symbol ends or
+ * section bounds the answer is the same. dwfl_module_addrinfo() walks
+ * the whole symbol table on every call; asking it once per such span
+ * keeps its answers and makes a profile of many addresses fast.
+ */
+struct span {
+	char *name;		/* NULL: no symbol */
+	uint64_t start;		/* the symbol's address (vaddr) */
+	uint64_t size;		/* its st_size: 0 for a sizeless label */
+	int state;		/* 0 not asked yet, 1 asked */
 };
 
 struct skd_dso {
@@ -50,7 +65,16 @@ struct skd_dso {
 	struct seg *segs;
 	size_t nsegs;
 	struct skd_symtab *plt;
+	uint64_t plt_lo, plt_hi;	/* what the PLT stubs cover */
 	struct skd_hmap cache;	/* vaddr -> struct entry */
+	/* Span i is [bounds[i - 1], bounds[i]): module addresses. */
+	uint64_t *bounds;
+	struct span *spans;	/* nbounds + 1 */
+	size_t nbounds;
+	/* By 4 KiB page from bounds[0]: bounds at or below the page's start. */
+	uint32_t *page_first;
+	size_t npages;
+	int spans_state;	/* 0 not built, 1 built, -1 unavailable */
 };
 
 static int file_matches(const char *file, const char *want, char *have,
@@ -208,6 +232,19 @@ struct skd_dso *skd_dso_open(const char *path, const char *build_id,
 		ret = -errno;
 		goto fail;
 	}
+	if (skd_symtab_count(d->plt)) {
+		size_t i;
+
+		d->plt_lo = skd_symtab_at(d->plt, 0)->addr;
+		for (i = 0; i < skd_symtab_count(d->plt); i++) {
+			const struct skd_sym *ps = skd_symtab_at(d->plt, i);
+			/* A stub's own address matches even when sizeless. */
+			uint64_t end = ps->addr + (ps->size ? ps->size : 1);
+
+			if (end > d->plt_hi)
+				d->plt_hi = end;
+		}
+	}
 	return d;
 fail:
 	if (ret == -ENOMEM)
@@ -232,8 +269,15 @@ static void free_entry(uint64_t key, void *val, void *arg)
 
 void skd_dso_free(struct skd_dso *d)
 {
+	size_t i;
+
 	if (!d)
 		return;
+	for (i = 0; d->spans && i <= d->nbounds; i++)
+		free(d->spans[i].name);
+	free(d->spans);
+	free(d->bounds);
+	free(d->page_first);
 	skd_hmap_each(&d->cache, free_entry, NULL);
 	skd_hmap_free(&d->cache);
 	if (d->dwfl)
@@ -400,14 +444,171 @@ static struct entry *describe(struct skd_dso *d, Dwarf_Addr addr)
 	return en;
 }
 
+static int by_u64(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+/*
+ * The page index that narrows span_of()'s search to the bounds of one
+ * page; none (a search over all) when the bounds spread over more than
+ * 4 GiB or memory is short.
+ */
+static void build_pages(struct skd_dso *d)
+{
+	uint64_t base, n, k;
+	size_t i = 0;
+
+	if (d->nbounds < 2 || d->nbounds > UINT32_MAX)
+		return;
+	base = d->bounds[0] & ~4095ULL;
+	n = ((d->bounds[d->nbounds - 1] - base) >> 12) + 2;
+	if (n > (1ULL << 20))
+		return;
+	d->page_first = malloc(n * sizeof(*d->page_first));
+	if (!d->page_first)
+		return;
+	for (k = 0; k < n; k++) {
+		while (i < d->nbounds && d->bounds[i] <= base + (k << 12))
+			i++;
+		d->page_first[k] = (uint32_t)i;
+	}
+	d->npages = (size_t)n;
+}
+
+/* Every symbol start and end and every section bound, sorted, unique. */
+static int build_spans(struct skd_dso *d)
+{
+	int n = dwfl_module_getsymtab(d->mod), i;
+	size_t cap, nb = 0, k;
+	Elf_Scn *scn = NULL;
+	GElf_Addr bias;
+	uint64_t *b;
+	Elf *e;
+
+	if (n < 0)
+		return -ENOENT;
+	cap = 2 * (size_t)n + 64;
+	b = malloc(cap * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	for (i = 1; i < n; i++) {
+		GElf_Word shndx;
+		GElf_Addr addr;
+		GElf_Sym sym;
+
+		if (!dwfl_module_getsym_info(d->mod, i, &sym, &addr, &shndx,
+					     NULL, NULL))
+			continue;
+		b[nb++] = addr;
+		if (sym.st_size)
+			b[nb++] = addr + sym.st_size;
+	}
+	e = dwfl_module_getelf(d->mod, &bias);
+	while (e && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+			continue;
+		if (nb + 2 > cap) {
+			uint64_t *nbp = realloc(b, (cap *= 2) * sizeof(*b));
+
+			if (!nbp) {
+				free(b);
+				return -ENOMEM;
+			}
+			b = nbp;
+		}
+		b[nb++] = sh.sh_addr + bias;
+		b[nb++] = sh.sh_addr + sh.sh_size + bias;
+	}
+	if (nb > 1)
+		qsort(b, nb, sizeof(*b), by_u64);
+	for (i = 0, k = 0; (size_t)i < nb; i++)
+		if (!k || b[k - 1] != b[i])
+			b[k++] = b[i];
+	d->spans = calloc(k + 1, sizeof(*d->spans));
+	if (!d->spans) {
+		free(b);
+		return -ENOMEM;
+	}
+	d->bounds = b;
+	d->nbounds = k;
+	build_pages(d);
+	return 0;
+}
+
+/* The span of module address @addr, or NULL when spans are unavailable. */
+static struct span *span_of(struct skd_dso *d, uint64_t addr)
+{
+	size_t lo = 0, hi;
+
+	if (!d->spans_state)
+		d->spans_state = build_spans(d) ? -1 : 1;
+	if (d->spans_state < 0)
+		return NULL;
+	hi = d->nbounds;
+	if (d->page_first && addr >= (d->bounds[0] & ~4095ULL)) {
+		uint64_t k = (addr - (d->bounds[0] & ~4095ULL)) >> 12;
+
+		/* Beyond the last page every bound is at or below it. */
+		if (k + 1 < d->npages) {
+			lo = d->page_first[k];
+			hi = d->page_first[k + 1];
+		} else {
+			lo = hi;
+		}
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->bounds[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return &d->spans[lo];
+}
+
+/*
+ * The symbol libdwfl names @addr by, when it is one to show: inside a
+ * sized symbol; or after a sizeless code label (assembly without .size,
+ * such as ld.so's _start), which libdwfl gives only up to the next
+ * symbol: as perf does. *@name is NULL when there is none.
+ */
+static void symbol_at(struct skd_dso *d, uint64_t addr, char **name,
+		      uint64_t *start, uint64_t *size)
+{
+	const char *n;
+	GElf_Off off = 0;
+	GElf_Sym sym;
+
+	*name = NULL;
+	n = dwfl_module_addrinfo(d->mod, addr, &off, &sym, NULL, NULL, NULL);
+	/*
+	 * Inside a sized symbol; or after a sizeless code label (assembly
+	 * without .size, such as ld.so's _start), which libdwfl gives only
+	 * up to the next symbol: as perf does.
+	 */
+	if (n && ((sym.st_size && off < sym.st_size) ||
+		  (!sym.st_size && (GELF_ST_TYPE(sym.st_info) == STT_FUNC ||
+				    GELF_ST_TYPE(sym.st_info) == STT_NOTYPE)))) {
+		*name = nice_name(n);
+		*start = addr - off - d->bias;
+		*size = sym.st_size;
+	}
+}
+
 int skd_dso_lookup(struct skd_dso *d, uint64_t vaddr, struct skd_dso_sym *out)
 {
+	struct span *sp;
+	char *name;
+	uint64_t start = 0, size = 0;
 	const struct skd_sym *ps;
 	Dwarf_Addr addr;
 	struct entry *en;
-	GElf_Off off = 0;
-	GElf_Sym sym;
-	const char *name = NULL;
 
 	if (!d || !out)
 		return -EINVAL;
@@ -425,24 +626,23 @@ int skd_dso_lookup(struct skd_dso *d, uint64_t vaddr, struct skd_dso_sym *out)
 		en->strings[0] = strdup(ps->name);
 		en->sym.start = ps->addr;
 		en->sym.size = ps->size;
-	} else {
-		name = dwfl_module_addrinfo(d->mod, addr, &off, &sym, NULL,
-					    NULL, NULL);
-		/*
-		 * Inside a sized symbol; or after a sizeless code label
-		 * (assembly without .size, such as ld.so's _start), which
-		 * libdwfl gives only up to the next symbol: as perf does.
-		 */
-		if (name && ((sym.st_size && off < sym.st_size) ||
-			     (!sym.st_size &&
-			      (GELF_ST_TYPE(sym.st_info) == STT_FUNC ||
-			       GELF_ST_TYPE(sym.st_info) == STT_NOTYPE)))) {
-			en->strings[0] = nice_name(name);
-			en->sym.start = vaddr - off;
-			en->sym.size = sym.st_size;
+		en->sym.name = en->strings[0];
+	} else if ((sp = span_of(d, addr))) {
+		/* The span owns the name: entries of its addresses share it. */
+		if (!sp->state) {
+			symbol_at(d, addr, &sp->name, &sp->start, &sp->size);
+			sp->state = 1;
 		}
+		en->sym.name = sp->name;
+		en->sym.start = sp->start;
+		en->sym.size = sp->size;
+	} else {
+		symbol_at(d, addr, &name, &start, &size);
+		en->strings[0] = name;
+		en->sym.name = name;
+		en->sym.start = start;
+		en->sym.size = size;
 	}
-	en->sym.name = en->strings[0];
 	if (skd_hmap_put(&d->cache, vaddr, en)) {
 		free_entry(0, en, NULL);
 		return -ENOMEM;
@@ -475,4 +675,37 @@ int skd_dso_read(const struct skd_dso *d, uint64_t vaddr, void *buf,
 		return 0;
 	}
 	return -ENOENT;
+}
+
+int skd_dso_lookup_name(struct skd_dso *d, uint64_t vaddr,
+			struct skd_dso_sym *out)
+{
+	const struct skd_sym *ps;
+	struct span *sp;
+	int ret;
+
+	if (!d || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	/* PLT stubs and addresses without spans: the full, cached lookup. */
+	ps = vaddr >= d->plt_lo && vaddr < d->plt_hi ?
+	     skd_symtab_lookup(d->plt, vaddr) : NULL;
+	sp = ps ? NULL : span_of(d, vaddr + d->bias);
+	if (!sp) {
+		ret = skd_dso_lookup(d, vaddr, out);
+		out->file = NULL;
+		out->line = 0;
+		out->nr_inline = 0;
+		out->inl = NULL;
+		return ret;
+	}
+	if (!sp->state) {
+		symbol_at(d, vaddr + d->bias, &sp->name, &sp->start,
+			  &sp->size);
+		sp->state = 1;
+	}
+	out->name = sp->name;
+	out->start = sp->start;
+	out->size = sp->size;
+	return 0;
 }

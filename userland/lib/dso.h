@@ -87,4 +87,12 @@ int skd_dso_lookup(struct skd_dso *d, uint64_t vaddr, struct skd_dso_sym *out);
 int skd_dso_read(const struct skd_dso *d, uint64_t vaddr, void *buf,
 		 size_t len);
 
+/*
+ * The name alone (out->file NULL, no inlines), the same skd_dso_lookup()
+ * gives, without reading DWARF or keeping anything per address: for a
+ * reader that shows no source lines and meets millions of addresses.
+ */
+int skd_dso_lookup_name(struct skd_dso *d, uint64_t vaddr,
+			struct skd_dso_sym *out);
+
 #endif /* _SKD_DSO_H */

@@ -38,8 +38,9 @@ static void *reserve(struct out *o, size_t n)
 		o->p = q;
 		o->cap = cap;
 	}
+	/* Never written before: fresh anonymous pages, mremap()'s too, are
+	 * zero, and the buffer only grows. */
 	q = o->p + o->len;
-	memset(q, 0, n);
 	o->len += n;
 	return q;
 }
@@ -446,13 +447,15 @@ static void put_build_ids(struct out *o, const struct pd_file *f)
 	}
 }
 
+#define DROP_STEP	((size_t)32 << 20)
+
 static int convert(const struct pd_file *f, struct skd_capture *c, char *err,
 		   size_t errlen)
 {
 	struct out o = { 0 };
 	struct skd_file_header *fh;
 	const struct pd_header *h;
-	size_t off = f->data_off, bad = 0;
+	size_t off = f->data_off, bad = 0, dropped = f->data_off;
 	struct skd_frec_finished *fin;
 	const char *cpudesc;
 
@@ -471,6 +474,20 @@ static int convert(const struct pd_file *f, struct skd_capture *c, char *err,
 	while (!o.err && (h = pd_file_next(f, &off, &bad))) {
 		int ret = h->type == PD_REC_SAMPLE ? put_sample(&o, f, h) :
 			  put_other(&o, f, h);
+
+		/*
+		 * The records converted so far are not read again: a mapped
+		 * file gives their pages back, or a big capture would be in
+		 * memory twice (the file and what it became).
+		 */
+		if (f->mapped && off - dropped >= DROP_STEP) {
+			size_t from = dropped & ~(size_t)4095;
+			size_t to = (off - h->size) & ~(size_t)4095;
+
+			if (to > from)
+				madvise(f->base + from, to - from, MADV_DONTNEED);
+			dropped = to;
+		}
 
 		if (ret == -ENOMEM)
 			break;

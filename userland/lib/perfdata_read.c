@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "perfdata_read.h"
@@ -242,8 +244,13 @@ static int read_pipe_header(struct pd_file *f, char *err, size_t errlen)
 	return check_attrs(f, err, errlen);
 }
 
-int pd_file_open_mem(const void *buf, size_t len, struct pd_file *f,
-		     char *err, size_t errlen)
+/*
+ * @buf as a perf.data: copied (with room to stay 8-byte aligned and
+ * NUL-terminated), or, when @map, a private mapping of the file taken
+ * over as it is (its last page holds the zeros after the end).
+ */
+static int open_buf(void *buf, size_t len, bool map, struct pd_file *f,
+		    char *err, size_t errlen)
 {
 	uint64_t magic = 0, size;
 	int ret;
@@ -252,7 +259,10 @@ int pd_file_open_mem(const void *buf, size_t len, struct pd_file *f,
 	if (len >= 8)
 		memcpy(&magic, buf, 8);
 	if (len < 16 || magic != PD_MAGIC) {
-		if (len >= 8 && !memcmp(buf, "PERFFILE", 8))
+		ret = len >= 8 && !memcmp(buf, "PERFFILE", 8);
+		if (map)
+			munmap(buf, len);	/* magic still in @magic */
+		if (ret)
 			return say(err, errlen, -EPROTONOSUPPORT, "a version 1 "
 				   "perf.data (PERFFILE): convert it with a "
 				   "current perf (perf inject) first");
@@ -263,13 +273,18 @@ int pd_file_open_mem(const void *buf, size_t len, struct pd_file *f,
 		return say(err, errlen, -ENOMSG, "not a perf.data file (no "
 			   "PERFILE2 magic)");
 	}
-	/* A copy with room to stay 8-byte aligned and NUL-terminated. */
-	f->base = malloc(len + 8);
-	if (!f->base)
-		return say(err, errlen, -ENOMEM, "out of memory for %zu bytes",
-			   len);
-	memcpy(f->base, buf, len);
-	memset(f->base + len, 0, 8);
+	if (map) {
+		f->base = buf;
+		f->mapped = true;
+	} else {
+		/* A copy with room to stay 8-byte aligned and NUL-terminated. */
+		f->base = malloc(len + 8);
+		if (!f->base)
+			return say(err, errlen, -ENOMEM, "out of memory for "
+				   "%zu bytes", len);
+		memcpy(f->base, buf, len);
+		memset(f->base + len, 0, 8);
+	}
 	f->len = len;
 	memcpy(&size, f->base + 8, 8);
 	if (size == sizeof(struct pd_pipe_header))
@@ -285,11 +300,19 @@ int pd_file_open_mem(const void *buf, size_t len, struct pd_file *f,
 	return ret;
 }
 
+int pd_file_open_mem(const void *buf, size_t len, struct pd_file *f,
+		     char *err, size_t errlen)
+{
+	return open_buf((void *)buf, len, false, f, err, errlen);
+}
+
 int pd_file_open(const char *path, struct pd_file *f, char *err,
 		 size_t errlen)
 {
+	size_t len, tail;
+	struct stat st;
+	void *map;
 	char *buf;
-	size_t len;
 	int fd, ret;
 
 	memset(f, 0, sizeof(*f));
@@ -297,6 +320,24 @@ int pd_file_open(const char *path, struct pd_file *f, char *err,
 	if (fd < 0)
 		return say(err, errlen, -errno, "cannot open %s: %s", path,
 			   strerror(errno));
+	/*
+	 * A regular file is mapped, not read and copied twice: a big
+	 * capture's pages then come from the page cache as they are read.
+	 * Only when its last page has the 8 bytes of zeros the reader
+	 * wants after the end (the kernel fills a page past EOF with them).
+	 */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size >= 16 &&
+	    (uint64_t)st.st_size <= MAX_FILE) {
+		len = (size_t)st.st_size;
+		tail = len % (size_t)sysconf(_SC_PAGESIZE);
+		map = tail && tail + 8 <= (size_t)sysconf(_SC_PAGESIZE) ?
+		      mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd,
+			   0) : MAP_FAILED;
+		if (map != MAP_FAILED) {
+			close(fd);
+			return open_buf(map, len, true, f, err, errlen);
+		}
+	}
 	ret = skd_read_fd(fd, MAX_FILE, &buf, &len);
 	close(fd);
 	if (ret)
@@ -309,7 +350,10 @@ int pd_file_open(const char *path, struct pd_file *f, char *err,
 
 void pd_file_close(struct pd_file *f)
 {
-	free(f->base);
+	if (f->mapped)
+		munmap(f->base, f->len);
+	else
+		free(f->base);
 	free(f->ids);
 	free(f->id_attr);
 	memset(f, 0, sizeof(*f));

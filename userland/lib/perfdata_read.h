@@ -20,6 +20,7 @@
 struct pd_file {
 	uint8_t *base;		/* the whole file, 8-byte aligned */
 	size_t len;
+	bool mapped;		/* base is the file mapped, not a copy */
 	bool pipe;
 	unsigned int nr_attrs;
 	struct pd_attr attrs[PD_MAX_ATTRS];	/* zero-extended to 128 */

@@ -5,6 +5,7 @@
  * time is collected first and sorted before anything is looked up.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,23 @@
 /* Code mappings one process has at once, as far as unwinding goes. */
 #define UNWIND_MAX_MAPS		256
 
+/*
+ * Frames named lately, by what decides their name: the process and how
+ * far its maps had come (snapshots before, exec generation; neither for
+ * a process whose mappings never overlap), the address looked up and
+ * its distance from the ip. Profiles repeat their stacks: most frames
+ * are named here without a map or symbol search.
+ */
+#define MEMO_SIZE	(1u << 12)
+
+struct frame_memo {
+	const void *pr;		/* NULL: empty; the profile: a kernel frame */
+	uint64_t lookup;
+	uint32_t before, gen;
+	uint8_t delta;		/* ip - lookup */
+	struct skd_frame f;
+};
+
 /* One reading of a process's maps, tagged with its exec generation. */
 struct snapshot {
 	uint64_t time;
@@ -32,7 +50,33 @@ struct proc {
 	size_t nr_snaps, cap_snaps;
 	uint64_t *execs;		/* EXEC times, sorted */
 	size_t nr_execs, cap_execs;
+	/*
+	 * Every mapping of every snapshot by start, when no two overlap:
+	 * then the one covering an address is the answer at any time.
+	 */
+	const struct skd_map **flat;
+	size_t nr_flat;
+	/* A forked process runs its parent's image until it execs. */
+	uint32_t parent;
+	uint64_t fork_time;
+	bool forked;
 };
+
+/*
+ * A mapped file's path, one copy for every mapping of it in any process
+ * (skd_map.path points at path[]), with what naming a frame in it needs:
+ * the object's name as shown and the build-id the capture recorded.
+ */
+struct path_entry {
+	struct path_entry *next;	/* same hash */
+	const char *base;		/* after the last '/' */
+	const char *bid;		/* NULL: none recorded */
+	bool bid_known;			/* bid looked up (after loading) */
+	char path[];
+};
+
+#define PATH_ENTRY(p) \
+	((struct path_entry *)((char *)(p) - offsetof(struct path_entry, path)))
 
 struct comm_entry {
 	uint64_t time;
@@ -67,6 +111,7 @@ struct skd_profile {
 	size_t nr_ksyms, cap_ksyms;
 	struct skd_symbolizer *syms;	/* names: objects, kernel, JIT */
 	struct skd_hmap build_ids;	/* path hash -> skd_frec_build_id */
+	struct skd_hmap paths;		/* path hash -> struct path_entry chain */
 	const char *kernel_build_id;	/* hex, NULL when not recorded */
 	struct skd_unwinder *unwinder;	/* DWARF samples, made when needed */
 	const void *uw_key;		/* the sample uw_ips[] belongs to */
@@ -75,6 +120,18 @@ struct skd_profile {
 	uint64_t uw_failed;		/* samples that did not unwind */
 	struct skd_unwind_map uw_maps[UNWIND_MAX_MAPS];
 	const char *event_names[SKD_MAX_EVENTS];
+	bool exact_returns;		/* skd_profile_set_exact_returns() */
+	struct frame_memo *memo;	/* MEMO_SIZE, made when first needed */
+	/* Where the maps of the sample being named stand: its frames share
+	 * pid and time, so the search is done once for all of them. */
+	struct {
+		bool valid;
+		uint32_t pid;
+		uint64_t time;
+		const struct proc *pr;
+		uint32_t gen;
+		size_t before;		/* snapshots at or before time */
+	} at;
 };
 
 /* Grow *@v (elements of @size) to hold one more; 0 or -ENOMEM. */
@@ -128,6 +185,43 @@ struct map_desc {
 	const char *path;
 };
 
+/* The one copy of @path; NULL when out of memory. */
+static const char *intern_path(struct skd_profile *p, const char *path)
+{
+	uint64_t h = skd_hash_str(SKD_HASH_INIT, path);
+	struct path_entry *head = skd_hmap_get(&p->paths, h), *e;
+	size_t len = strlen(path);
+	const char *slash;
+
+	for (e = head; e; e = e->next)
+		if (!strcmp(e->path, path))
+			return e->path;
+	e = calloc(1, sizeof(*e) + len + 1);
+	if (!e)
+		return NULL;
+	memcpy(e->path, path, len + 1);
+	slash = strrchr(e->path, '/');
+	e->base = slash ? slash + 1 : e->path;
+	e->next = head;
+	if (skd_hmap_put(&p->paths, h, e)) {
+		free(e);
+		return NULL;
+	}
+	return e->path;
+}
+
+static void free_paths(uint64_t key, void *val, void *arg)
+{
+	struct path_entry *e = val, *next;
+
+	(void)key;
+	(void)arg;
+	for (; e; e = next) {
+		next = e->next;
+		free(e);
+	}
+}
+
 static int add_map(struct skd_profile *p, const struct map_desc *m)
 {
 	struct proc *pr = get_proc(p, m->pid);
@@ -150,7 +244,9 @@ static int add_map(struct skd_profile *p, const struct map_desc *m)
 		return -ENOMEM;
 	s->maps.v = e;
 	e = &s->maps.v[s->maps.n];
-	e->path = strdup(m->path);
+	/* Owned by p->paths, not by the maps (freed with free(), not
+	 * skd_maps_free()). */
+	e->path = (char *)intern_path(p, m->path);
 	if (!e->path)
 		return -ENOMEM;
 	e->start = m->start;
@@ -212,6 +308,19 @@ static int add_kernel_record(struct skd_profile *p,
 		if (!t)
 			return -ENOMEM;
 		*t = ev.id->time;
+		break;
+	case SKD_REC_FORK:
+		/* A new process, not a thread: it starts with the parent's maps. */
+		if (ev.task->ppid == ev.id->pid)
+			break;
+		pr = get_proc(p, ev.id->pid);
+		if (!pr)
+			return -ENOMEM;
+		if (!pr->forked) {
+			pr->forked = true;
+			pr->parent = ev.task->ppid;
+			pr->fork_time = ev.id->time;
+		}
 		break;
 	}
 	return add_timed(&p->other, &p->nr_other, &p->cap_other, &ev);
@@ -312,11 +421,20 @@ static int by_map_start(const void *a, const void *b)
 	return (x->start > y->start) - (x->start < y->start);
 }
 
-/* qsort() needs a valid base even for no elements (C11 7.22.5): skip those. */
+/*
+ * qsort() needs a valid base even for no elements (C11 7.22.5): skip
+ * those; and what is in order already (one process, one CPU, a file
+ * written in time order), which one pass tells.
+ */
 static void sort(void *v, size_t n, size_t size,
 		 int (*cmp)(const void *, const void *))
 {
-	if (n > 1)
+	const char *c = v;
+	size_t i;
+
+	for (i = 1; i < n && cmp(c + (i - 1) * size, c + i * size) <= 0; i++)
+		;
+	if (i < n)
 		qsort(v, n, size, cmp);
 }
 
@@ -328,6 +446,42 @@ static uint32_t generation(const struct proc *pr, uint64_t time)
 	while (gen < pr->nr_execs && pr->execs[gen] <= time)
 		gen++;
 	return gen;
+}
+
+static int by_map_ptr_start(const void *a, const void *b)
+{
+	return by_map_start(*(const struct skd_map *const *)a,
+			    *(const struct skd_map *const *)b);
+}
+
+/*
+ * The flat index of @pr (see struct proc) when its mappings never
+ * overlap, as in most processes: each MMAP record of a perf capture is a
+ * snapshot of its own, and find_map_in() would try them one by one.
+ */
+static void flatten(struct proc *pr)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < pr->nr_snaps; i++)
+		n += pr->snaps[i].maps.n;
+	if (n < 2 || pr->nr_snaps < 2)
+		return;
+	pr->flat = malloc(n * sizeof(*pr->flat));
+	if (!pr->flat)
+		return;
+	for (i = 0; i < pr->nr_snaps; i++)
+		for (j = 0; j < pr->snaps[i].maps.n; j++)
+			pr->flat[pr->nr_flat++] = &pr->snaps[i].maps.v[j];
+	qsort(pr->flat, n, sizeof(*pr->flat), by_map_ptr_start);
+	for (i = 1; i < n; i++) {
+		if (pr->flat[i - 1]->end > pr->flat[i]->start) {
+			free(pr->flat);
+			pr->flat = NULL;
+			pr->nr_flat = 0;
+			return;
+		}
+	}
 }
 
 static void sort_proc(uint64_t key, void *val, void *arg)
@@ -345,6 +499,7 @@ static void sort_proc(uint64_t key, void *val, void *arg)
 		sort(s->maps.v, s->maps.n, sizeof(*s->maps.v), by_map_start);
 		s->gen = generation(pr, s->time);
 	}
+	flatten(pr);
 }
 
 static int comm_push(struct skd_profile *p, uint32_t tid, uint64_t time,
@@ -475,9 +630,10 @@ static void free_proc(uint64_t key, void *val, void *arg)
 	(void)key;
 	(void)arg;
 	for (i = 0; i < pr->nr_snaps; i++)
-		skd_maps_free(&pr->snaps[i].maps);
+		free(pr->snaps[i].maps.v);	/* paths are p->paths' */
 	free(pr->snaps);
 	free(pr->execs);
+	free(pr->flat);
 	free(pr);
 }
 
@@ -500,9 +656,12 @@ void skd_profile_free(struct skd_profile *p)
 	skd_hmap_each(&p->threads, free_thread, NULL);
 	skd_hmap_free(&p->threads);
 	skd_hmap_free(&p->build_ids);
+	skd_hmap_each(&p->paths, free_paths, NULL);
+	skd_hmap_free(&p->paths);
 	skd_symbolizer_free(p->syms);
 	if (p->unwinder)
 		skd_unwinder_free(p->unwinder);
+	free(p->memo);
 	free(p->ksyms);
 	free(p->samples);
 	free(p->other);
@@ -722,36 +881,59 @@ const char *skd_profile_comm(const struct skd_profile *p, uint32_t pid,
 	return th->v[lo ? lo - 1 : 0].comm;
 }
 
-/* The reading of @pid's maps that best describes @ip at @time. */
-static const struct skd_map *find_map(const struct skd_profile *p,
-				      uint32_t pid, uint64_t ip,
-				      uint64_t time)
+/* Snapshots of @pr taken at or before @time (they are sorted by time). */
+static size_t snaps_before(const struct proc *pr, uint64_t time)
 {
-	const struct proc *pr = skd_hmap_get(&p->procs, pid);
-	const struct skd_map *m, *fallback = NULL;
-	uint32_t gen;
-	size_t i;
+	size_t lo = 0, hi = pr->nr_snaps;
 
-	if (!pr || !pr->nr_snaps)
-		return NULL;
-	gen = generation(pr, time);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pr->snaps[mid].time <= time)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The reading of @pr's maps that best describes @ip at a time after
+ * @before of its snapshots, in exec generation @gen.
+ */
+static const struct skd_map *find_map_in(const struct proc *pr, size_t before,
+					 uint32_t gen, uint64_t ip)
+{
+	const struct skd_map *m, *fallback = NULL;
+	size_t i, lo, hi;
+
+	if (pr->flat) {
+		/* No overlaps: the one mapping there is every rule's answer. */
+		lo = 0;
+		hi = pr->nr_flat;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (pr->flat[mid]->start <= ip)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo && ip < pr->flat[lo - 1]->end ? pr->flat[lo - 1] : NULL;
+	}
 	/* Same image, latest reading before the sample, then later ones. */
-	for (i = pr->nr_snaps; i--;) {
+	for (i = before; i--;) {
 		const struct snapshot *s = &pr->snaps[i];
 
-		if (s->time > time)
-			continue;
 		m = skd_maps_find(&s->maps, ip);
 		if (m && s->gen == gen)
 			return m;
 		if (m && !fallback)
 			fallback = m;
 	}
-	for (i = 0; i < pr->nr_snaps; i++) {
+	for (i = before; i < pr->nr_snaps; i++) {
 		const struct snapshot *s = &pr->snaps[i];
 
-		if (s->time <= time)
-			continue;
 		m = skd_maps_find(&s->maps, ip);
 		if (m && s->gen == gen)
 			return m;
@@ -761,18 +943,62 @@ static const struct skd_map *find_map(const struct skd_profile *p,
 	return fallback;
 }
 
-static const char *base_name(const char *path)
+/* p->at for @pid at @time: computed once for all frames of a sample. */
+static void maps_context(struct skd_profile *p, uint32_t pid, uint64_t time)
 {
-	const char *slash = strrchr(path, '/');
+	const struct proc *pr;
 
-	return slash ? slash + 1 : path;
+	if (p->at.valid && p->at.pid == pid && p->at.time == time)
+		return;
+	pr = skd_hmap_get(&p->procs, pid);
+	p->at.valid = true;
+	p->at.pid = pid;
+	p->at.time = time;
+	p->at.pr = pr;
+	p->at.gen = pr ? generation(pr, time) : 0;
+	p->at.before = pr ? snaps_before(pr, time) : 0;
+}
+
+/*
+ * The reading of @pid's maps that best describes @ip at @time; through
+ * the forks: a child that has not exec'd yet runs code its parent mapped
+ * before the fork, which no record of the child names.
+ */
+static const struct skd_map *find_map(struct skd_profile *p, uint32_t pid,
+				      uint64_t ip, uint64_t time)
+{
+	const struct skd_map *m = NULL;
+	const struct proc *pr;
+	unsigned int depth;
+	uint32_t gen;
+
+	maps_context(p, pid, time);
+	pr = p->at.pr;
+	if (!pr)
+		return NULL;
+	m = find_map_in(pr, p->at.before, p->at.gen, ip);
+	gen = p->at.gen;
+	for (depth = 0; !m && depth < 32; depth++) {
+		if (!pr->forked || gen || pr->parent == pid)
+			break;
+		time = pr->fork_time;
+		pid = pr->parent;
+		pr = skd_hmap_get(&p->procs, pid);
+		if (!pr)
+			break;
+		gen = generation(pr, time);
+		m = find_map_in(pr, snaps_before(pr, time), gen, ip);
+	}
+	return m;
 }
 
 /* Name @ip in the process and time of @ev; @lookup is the address to look up. */
-static void resolve(struct skd_profile *p, const struct skd_event *ev,
-		    uint64_t ip, uint64_t lookup, struct skd_frame *f)
+static void resolve_uncached(struct skd_profile *p,
+			     const struct skd_event *ev, uint64_t ip,
+			     uint64_t lookup, struct skd_frame *f)
 {
 	const struct skd_map *map;
+	struct path_entry *pe;
 	struct skd_symbol sym;
 
 	memset(f, 0, sizeof(*f));
@@ -792,15 +1018,19 @@ static void resolve(struct skd_profile *p, const struct skd_event *ev,
 		map = find_map(p, ev->id->pid, lookup, ev->id->time);
 		if (!map)
 			return;
-		f->dso = map->path[0] ? base_name(map->path) : "[anon]";
+		pe = PATH_ENTRY(map->path);
+		if (!pe->bid_known) {
+			pe->bid = build_id_of(p, pe->path);
+			pe->bid_known = true;
+		}
+		f->dso = map->path[0] ? pe->base : "[anon]";
 		f->path = map->path;
-		f->build_id = build_id_of(p, map->path);
+		f->build_id = pe->bid;
 		f->map_start = map->start;
 		f->map_end = map->end;
 		f->map_pgoff = map->pgoff;
 		skd_symbolize_user(p->syms, ev->id->pid, map->path, map->start,
-				   map->pgoff, build_id_of(p, map->path), ip,
-				   lookup, &sym);
+				   map->pgoff, pe->bid, ip, lookup, &sym);
 	}
 	f->sym = sym.name;
 	f->off = sym.name ? sym.off : 0;
@@ -808,6 +1038,43 @@ static void resolve(struct skd_profile *p, const struct skd_event *ev,
 	f->line = sym.line;
 	f->nr_inline = sym.nr_inline;
 	f->inl = sym.inl;
+}
+
+static void resolve(struct skd_profile *p, const struct skd_event *ev,
+		    uint64_t ip, uint64_t lookup, struct skd_frame *f)
+{
+	struct frame_memo key = { .lookup = lookup,
+				  .delta = (uint8_t)(ip - lookup) }, *m;
+	uint64_t h;
+
+	if (skd_is_kernel_addr(ip)) {
+		key.pr = p;
+	} else {
+		maps_context(p, ev->id->pid, ev->id->time);
+		key.pr = p->at.pr;
+		if (key.pr && !p->at.pr->flat) {
+			key.before = (uint32_t)p->at.before;
+			key.gen = p->at.gen;
+		}
+	}
+	if (!key.pr || ip - lookup > 1 ||
+	    (!p->memo && !(p->memo = calloc(MEMO_SIZE, sizeof(*p->memo))))) {
+		resolve_uncached(p, ev, ip, lookup, f);
+		return;
+	}
+	h = (lookup ^ (uintptr_t)key.pr * 0x9e3779b97f4a7c15ULL ^
+	     (uint64_t)key.before << 40 ^ (uint64_t)key.gen << 20 ^ key.delta) *
+	    0xff51afd7ed558ccdULL;
+	m = &p->memo[h >> 48 & (MEMO_SIZE - 1)];
+	if (m->pr == key.pr && m->lookup == lookup && m->delta == key.delta &&
+	    m->before == key.before && m->gen == key.gen) {
+		*f = m->f;
+		f->ip = ip;
+		return;
+	}
+	resolve_uncached(p, ev, ip, lookup, f);
+	key.f = *f;
+	*m = key;
 }
 
 void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
@@ -823,7 +1090,8 @@ void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
 
 			/* uw_ips[0] is the user ip, the rest return addresses. */
 			ip = p->uw_ips[u < p->uw_n ? u : 0];
-			resolve(p, ev, ip, ip - (u ? 1 : 0), f);
+			resolve(p, ev, ip, ip - (u && !p->exact_returns ? 1 : 0),
+				f);
 			return;
 		}
 	}
@@ -837,12 +1105,13 @@ void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
 		 * Callers' entries are return addresses: look up the byte
 		 * before, so a call that ends its function is charged to it.
 		 */
-		return_address = i != 0 && i != ev->sample.nr_kernel;
+		return_address = i != 0 && i != ev->sample.nr_kernel &&
+				 !p->exact_returns;
 	}
 	resolve(p, ev, ip, ip - (return_address ? 1 : 0), f);
 }
 
-int skd_profile_object(const struct skd_profile *p, const struct skd_event *ev,
+int skd_profile_object(struct skd_profile *p, const struct skd_event *ev,
 		       uint64_t addr, struct skd_object *o)
 {
 	const struct skd_map *map;
@@ -850,7 +1119,7 @@ int skd_profile_object(const struct skd_profile *p, const struct skd_event *ev,
 	if (skd_is_kernel_addr(addr))
 		return -ENOENT;
 	map = find_map(p, ev->id->pid, addr, ev->id->time);
-	if (!map)
+	if (!map || addr < map->start || addr >= map->end)
 		return -ENOENT;
 	o->path = map->path;
 	o->build_id = build_id_of(p, map->path);
@@ -858,23 +1127,44 @@ int skd_profile_object(const struct skd_profile *p, const struct skd_event *ev,
 	return 0;
 }
 
+uint64_t skd_profile_callers_key(struct skd_profile *p,
+				 const struct skd_event *ev)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	unsigned int i;
+
+	if (dwarf_chain(ev) || !ev->sample.ips || ev->sample.nr < 2)
+		return 0;
+	maps_context(p, ev->id->pid, ev->id->time);
+	if (!p->at.pr)
+		return 0;
+	/* The names depend on the maps' state unless the process is flat. */
+	h = (h ^ (uintptr_t)p->at.pr) * 0x100000001b3ULL;
+	if (!p->at.pr->flat)
+		h = (h ^ ((uint64_t)p->at.before << 32 | p->at.gen)) *
+		    0x100000001b3ULL;
+	h = (h ^ ((uint64_t)ev->sample.nr << 16 | ev->sample.nr_kernel |
+		  (uint64_t)p->exact_returns << 40)) * 0x100000001b3ULL;
+	for (i = 1; i < ev->sample.nr; i++)
+		h = (h ^ ev->sample.ips[i]) * 0x100000001b3ULL;
+	return h | 1;	/* never 0 */
+}
+
+void skd_profile_set_exact_returns(struct skd_profile *p, bool exact)
+{
+	p->exact_returns = exact;
+}
+
+void skd_profile_set_lines(struct skd_profile *p, bool lines)
+{
+	skd_symbolizer_set_lines(p->syms, lines);
+	/* Frames named before had lines, or had not. */
+	if (p->memo)
+		memset(p->memo, 0, MEMO_SIZE * sizeof(*p->memo));
+}
+
 void skd_profile_addr(struct skd_profile *p, const struct skd_event *ev,
 		      uint64_t addr, struct skd_frame *f)
 {
 	resolve(p, ev, addr, addr, f);
-}
-
-bool skd_profile_mapping(const struct skd_profile *p, const struct skd_event *ev,
-			 uint64_t addr, struct skd_profile_mapping *m)
-{
-	const struct skd_map *map;
-
-	if (skd_is_kernel_addr(addr) || !ev->id)
-		return false;
-	map = find_map(p, ev->id->pid, addr, ev->id->time);
-	if (!map || addr < map->start || addr >= map->end)
-		return false;
-	*m = (struct skd_profile_mapping){ map->path, build_id_of(p, map->path),
-					   map->start, map->end, map->pgoff };
-	return true;
 }

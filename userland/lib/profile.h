@@ -95,6 +95,30 @@ unsigned int skd_profile_nr_frames(struct skd_profile *p,
 void skd_profile_frame(struct skd_profile *p, const struct skd_event *ev,
 		       unsigned int i, struct skd_frame *f);
 
+/*
+ * Whether frames carry source lines and inlines (the default) or names
+ * only: much faster when millions of addresses are named and no line is
+ * shown.
+ */
+void skd_profile_set_lines(struct skd_profile *p, bool lines);
+
+/*
+ * How callers' frames (return addresses) are named: by the call
+ * instruction, the byte before (the default: a call that ends its
+ * function, as _start's call of _dl_start, is charged to that function),
+ * or by the return address itself (@exact), as perf 6.1 names them.
+ */
+void skd_profile_set_exact_returns(struct skd_profile *p, bool exact);
+
+/*
+ * A key for the callers of @ev (its frames from 1 on): two samples with
+ * the same key have the same callers, named the same, whatever their
+ * times (same process, same state of its maps, same return addresses).
+ * 0 when there is no such key (DWARF or LBR stacks, no call chain).
+ */
+uint64_t skd_profile_callers_key(struct skd_profile *p,
+				 const struct skd_event *ev);
+
 /* Name an address (a branch's source or target) as @ev's process saw it. */
 void skd_profile_addr(struct skd_profile *p, const struct skd_event *ev,
 		      uint64_t addr, struct skd_frame *f);
@@ -110,23 +134,11 @@ struct skd_object {
  * Which object @addr was in for @ev's process at its time: 0, or -ENOENT
  * (a kernel address or no mapping covers it). Strings live as long as @p.
  */
-int skd_profile_object(const struct skd_profile *p, const struct skd_event *ev,
+int skd_profile_object(struct skd_profile *p, const struct skd_event *ev,
 		       uint64_t addr, struct skd_object *o);
 
 /* Command name of @tid (process @pid) at @time, or NULL. */
 const char *skd_profile_comm(const struct skd_profile *p, uint32_t pid,
 			     uint32_t tid, uint64_t time);
-
-/* The mapping an address of @ev's process lay in (for optimizer feeds). */
-struct skd_profile_mapping {
-	const char *path;	/* as the capture names it; "" when anonymous */
-	const char *build_id;	/* hex, or NULL when the capture has none */
-	uint64_t start, end;	/* [start, end) */
-	uint64_t pgoff;		/* file offset of start */
-};
-
-/* False for kernel and unmapped addresses. */
-bool skd_profile_mapping(const struct skd_profile *p, const struct skd_event *ev,
-			 uint64_t addr, struct skd_profile_mapping *m);
 
 #endif /* _SKD_PROFILE_H */

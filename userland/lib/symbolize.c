@@ -27,6 +27,14 @@ struct skd_symbolizer {
 	struct skd_symtab *kernel;
 	char *kernel_bid;
 	bool kernel_tried;
+	bool names_only;
+	/* The objects last asked for, by the caller's pointers (stable:
+	 * a profile's map paths and build-ids), before any hashing. */
+	struct {
+		const char *path, *bid;
+		struct skd_dso *dso;
+	} recent[16];
+	unsigned int next_recent;	/* the one to replace */
 };
 
 static void warn(struct skd_symbolizer *s, const char *msg)
@@ -150,6 +158,11 @@ static void load_kernel(struct skd_symbolizer *s)
 	warn(s, msg);
 }
 
+void skd_symbolizer_set_lines(struct skd_symbolizer *s, bool lines)
+{
+	s->names_only = !lines;
+}
+
 void skd_symbolize_kernel(struct skd_symbolizer *s, uint64_t ip,
 			  uint64_t lookup, struct skd_symbol *out)
 {
@@ -230,10 +243,14 @@ void skd_symbolize_user(struct skd_symbolizer *s, uint32_t pid,
 	struct skd_dso_sym ds;
 	struct skd_dso *d;
 	uint64_t vaddr;
+	size_t r;
 
 	memset(out, 0, sizeof(*out));
-	if (!path[0] || !strncmp(path, "//anon", 6) ||
-	    !strncmp(path, "/memfd:", 7) || !strcmp(path, "[anon]")) {
+	/* The first bytes decide before any string compare (every frame). */
+	if (!path[0] || (path[0] == '/' && path[1] == '/' &&
+			 !strncmp(path, "//anon", 6)) ||
+	    (path[1] == 'm' && !strncmp(path, "/memfd:", 7)) ||
+	    (path[0] == '[' && !strcmp(path, "[anon]"))) {
 		jit = get_jit(s, pid);
 		sym = jit ? skd_symtab_lookup(jit, lookup) : NULL;
 		if (sym) {
@@ -244,9 +261,22 @@ void skd_symbolize_user(struct skd_symbolizer *s, uint32_t pid,
 	}
 	if (path[0] != '/' && !(build_id && !strcmp(path, SKD_VDSO_NAME)))
 		return;
-	d = get_dso(s, path, build_id);
+	/* A profile has one copy of each path: a few objects are hot. */
+	for (r = 0; r < sizeof(s->recent) / sizeof(s->recent[0]); r++)
+		if (s->recent[r].path == path && s->recent[r].bid == build_id)
+			break;
+	if (r < sizeof(s->recent) / sizeof(s->recent[0])) {
+		d = s->recent[r].dso;
+	} else {
+		d = get_dso(s, path, build_id);
+		r = s->next_recent++ % (sizeof(s->recent) / sizeof(s->recent[0]));
+		s->recent[r].path = path;
+		s->recent[r].bid = build_id;
+		s->recent[r].dso = d;
+	}
 	if (!d || skd_dso_offset_to_vaddr(d, lookup - start + pgoff, &vaddr) ||
-	    skd_dso_lookup(d, vaddr, &ds) || !ds.name)
+	    (s->names_only ? skd_dso_lookup_name(d, vaddr, &ds) :
+			     skd_dso_lookup(d, vaddr, &ds)) || !ds.name)
 		return;
 	out->name = ds.name;
 	out->off = vaddr + (ip - lookup) - ds.start;

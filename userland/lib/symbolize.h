@@ -58,12 +58,20 @@ int skd_symbolizer_set_kernel(struct skd_symbolizer *s,
 /*
  * A user address @lookup (@ip - 1 for a return address) of process @pid
  * in the mapping of @path at @start with file offset @pgoff; @build_id is
- * the capture's (NULL if none). out->off is relative to @ip.
+ * the capture's (NULL if none). out->off is relative to @ip. @path and
+ * @build_id must keep their address and text while @s lives (a profile's
+ * maps and build-ids do): the objects last used are found by address.
  */
 void skd_symbolize_user(struct skd_symbolizer *s, uint32_t pid,
 			const char *path, uint64_t start, uint64_t pgoff,
 			const char *build_id, uint64_t ip, uint64_t lookup,
 			struct skd_symbol *out);
+
+/*
+ * Whether skd_symbolize_user() fills file, line and inlines (the
+ * default) or names only, which is much faster over many addresses.
+ */
+void skd_symbolizer_set_lines(struct skd_symbolizer *s, bool lines);
 
 /* A kernel address (kernel and modules). */
 void skd_symbolize_kernel(struct skd_symbolizer *s, uint64_t ip,
