@@ -7,6 +7,7 @@
 #   make demo            record a real profile inside a VM and show it
 #   make install         tool to $(PREFIX)/bin, module to /lib/modules
 #   make dkms-install    source to /usr/src and dkms add/build/install
+#   make deb             Debian packages skidless and skidless-dkms in build/deb
 #
 # The module is built against KDIR; KERNELRELEASE names the target kernel
 # (DKMS passes it), not the kernel this machine runs.
@@ -104,7 +105,7 @@ $(GEN)/event_info.c: $(GEN_EVENTS) $(PERFMON_FILES)
 
 $(GEN)/%.o: $(GEN)/%.c
 	$(quiet) CC $(<F)
-	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJS)
 	$(quiet) AR $(@F)
@@ -121,7 +122,7 @@ $(BUILD)/userland/cli/selftest_work.o: CFLAGS += -fno-omit-frame-pointer
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(quiet) CC $<
-	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 kselftests: $(KSFT_BINS) $(KSFT_PROGS)
 
@@ -179,6 +180,22 @@ dkms-install:
 	dkms build -m skidless -v $(VERSION) -k $(KERNELRELEASE)
 	dkms install -m skidless -v $(VERSION) -k $(KERNELRELEASE)
 
+# Debian packages (debian/): the source package is made from the files git
+# tracks, as they are in the work tree, so build products never get in.
+# Output in build/deb: .dsc, .tar.xz, .changes, .buildinfo and both .debs.
+DEB_DIR := $(BUILD)/deb
+deb:
+	@command -v dpkg-buildpackage > /dev/null || { echo "deb: needs" \
+		"dpkg-dev and debhelper (tests/deps.sh installs them)"; exit 1; }
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/skidless-$(VERSION)
+	git ls-files -z | tar --null -T - --ignore-failed-read -cf - | \
+		tar -xf - -C $(DEB_DIR)/skidless-$(VERSION)
+	cd $(DEB_DIR)/skidless-$(VERSION) && dpkg-buildpackage -us -uc \
+		--build=source,binary > ../build.log 2>&1 || \
+		{ tail -n 40 ../build.log; exit 1; }
+	rm -rf $(DEB_DIR)/skidless-$(VERSION)
+	@ls $(DEB_DIR)
+
 clean:
 	rm -rf $(BUILD)
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
@@ -186,4 +203,4 @@ clean:
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
 
-.PHONY: all module tools kselftests vm-bin check bench demo install dkms-install clean
+.PHONY: all module tools kselftests vm-bin check bench demo install dkms-install deb clean
