@@ -15,6 +15,8 @@ PACKAGES=(
 	flex bison bc
 	clang libclang-rt-14-dev llvm
 	linux-perf
+	dpkg-dev debhelper dh-dkms dkms lintian debootstrap man-db groff-base
+	libcapstone-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev
 )
 
 missing=()
