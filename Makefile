@@ -8,6 +8,7 @@
 #   make install         tool to $(PREFIX)/bin, module to /lib/modules
 #   make dkms-install    source to /usr/src and dkms add/build/install
 #   make deb             Debian packages skidless and skidless-dkms in build/deb
+#   make dkms-check      skidless-dkms under DKMS for Debian's 6.1 and 6.12
 #
 # The module is built against KDIR; KERNELRELEASE names the target kernel
 # (DKMS passes it), not the kernel this machine runs.
@@ -196,6 +197,12 @@ deb:
 	rm -rf $(DEB_DIR)/skidless-$(VERSION)
 	@ls $(DEB_DIR)
 
+# DKMS add/build/install/status/uninstall/remove of the skidless-dkms
+# package against the headers of both bookworm kernels, in a clean
+# bookworm chroot (root; tests/dkms-check.sh).
+dkms-check:
+	bash tests/dkms-check.sh
+
 clean:
 	rm -rf $(BUILD)
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
@@ -203,4 +210,4 @@ clean:
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
 
-.PHONY: all module tools kselftests vm-bin check bench demo install dkms-install deb clean
+.PHONY: all module tools kselftests vm-bin check bench demo install dkms-install deb dkms-check clean

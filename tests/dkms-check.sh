@@ -1,0 +1,175 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make dkms-check (TAP on stdout): the skidless-dkms package under DKMS,
+# against the headers of both bookworm kernels (Debian's 6.1 and 6.12),
+# in a clean bookworm chroot (the cached debootstrap of tests/packages.sh,
+# no VM): the package installs and its postinst adds the module to DKMS;
+# for each kernel `dkms build`, `dkms install` (the .ko under
+# /lib/modules/KERNEL/updates/dkms, for that kernel's vermagic, with no
+# trace of the simulated PMU) and `dkms status`; then `dkms uninstall`,
+# `dkms remove`, a fresh `dkms add`, and the purge, after which DKMS holds
+# nothing of skidless. Loading the DKMS-built module and sampling with it
+# needs the VM (not done here).
+# Time: 3 to 5 minutes on 2 cores (two module builds, niced); the chroot,
+# its packages and the headers come from the cache after the first run.
+# Needs root.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+TOP=$PWD
+
+if [ -z "${SKD_PKG_UNSHARED:-}" ] && [ "$(id -u)" = 0 ]; then
+	exec env SKD_PKG_UNSHARED=1 unshare --mount --propagation private \
+		bash "$0" "$@"
+fi
+
+n=0 fails=0 T0=$SECONDS
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n $2"; else
+	echo "not ok $n $2"; fails=$((fails + 1)); [ -n "${3:-}" ] &&
+	tail -n 30 "$3" | sed 's/^/# /'; fi; }
+finish() { echo "1..$n"; echo "# dkms-check.sh took $((SECONDS - T0)) s"; [ $fails = 0 ]; exit; }
+
+if [ "$(id -u)" != 0 ]; then
+	echo "not ok 1 dkms-check: needs root (chroot, mounts)"; n=1; fails=1; finish
+fi
+
+OUT=$TOP/build/dkms-check
+rm -rf "$OUT" && mkdir -p "$OUT"
+VERSION=$(sed -n 's/^VERSION := //p' Makefile)
+DKMS_DEB=$TOP/build/deb/skidless-dkms_${VERSION}_all.deb
+
+# The package as make deb builds it (again unless SKD_DEB_BUILT=1 says
+# the one in build/deb is current, as after tests/packages.sh).
+t=$SECONDS
+if [ "${SKD_DEB_BUILT:-}" != 1 ] || [ ! -s "$DKMS_DEB" ]; then
+	nice -n 10 make -s deb > "$OUT/make-deb.log" 2>&1
+	ok $? "make deb ($((SECONDS - t)) s)" "$OUT/make-deb.log"
+fi
+[ -s "$DKMS_DEB" ] || finish
+
+CACHE=${SKD_CHROOT_CACHE:-/root/.cache/skidless-chroot}
+MIRROR=http://deb.debian.org/debian
+BASE=$CACHE/bookworm-base.tar
+mkdir -p "$CACHE/archives/partial"
+t=$SECONDS
+if [ ! -s "$BASE" ]; then
+	rm -rf "$CACHE/base.tmp"
+	debootstrap --variant=minbase bookworm "$CACHE/base.tmp" "$MIRROR" \
+		> "$OUT/debootstrap.log" 2>&1 &&
+		tar -C "$CACHE/base.tmp" -cf "$BASE.tmp" . && mv "$BASE.tmp" "$BASE"
+	rc=$?
+	rm -rf "$CACHE/base.tmp"
+	ok $rc "debootstrap bookworm into the cache ($((SECONDS - t)) s)" "$OUT/debootstrap.log"
+	[ $rc = 0 ] || finish
+fi
+
+R=$OUT/chroot
+mkdir -p "$R"
+cleanup() {
+	for m in var/cache/apt/archives dev proc; do
+		mountpoint -q "$R/$m" 2> /dev/null && umount -l "$R/$m"
+	done
+	findmnt -rn -o TARGET | grep -q "^$R" || rm -rf "$R"
+}
+trap cleanup EXIT
+tar -C "$R" -xf "$BASE" &&
+	cat > "$R/etc/apt/sources.list" <<-EOS &&
+	deb $MIRROR bookworm main
+	deb $MIRROR bookworm-updates main
+	deb http://deb.debian.org/debian-security bookworm-security main
+	EOS
+	cp /etc/resolv.conf "$R/etc/resolv.conf" &&
+	printf '#!/bin/sh\nexit 101\n' > "$R/usr/sbin/policy-rc.d" &&
+	chmod 755 "$R/usr/sbin/policy-rc.d" &&
+	mount -t proc proc "$R/proc" &&
+	mount --bind /dev "$R/dev" &&
+	mount --bind "$CACHE/archives" "$R/var/cache/apt/archives"
+rc=$?
+in_chroot() { chroot "$R" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+	DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 HOME=/root "$@"; }
+[ $rc = 0 ] && in_chroot apt-get update -q > "$OUT/apt-update.log" 2>&1
+rc=$?
+ok $rc "a clean bookworm chroot from the cached debootstrap ($((SECONDS - t)) s)" "$OUT/apt-update.log"
+[ $rc = 0 ] || finish
+
+# Debian's two bookworm kernels: 6.1 (linux-headers-amd64) and 6.12
+# (linux-headers-6.12-amd64), whatever their current ABI numbers.
+t=$SECONDS
+in_chroot apt-get install -y -q --no-install-recommends \
+	linux-headers-amd64 linux-headers-6.12-amd64 > "$OUT/headers.log" 2>&1
+rc=$?
+KERNELS=$(cd "$R/lib/modules" 2> /dev/null && for k in *; do
+	[ -e "$k/build/Makefile" ] && echo "$k"; done | sort -V)
+k61=$(echo "$KERNELS" | grep '^6\.1\.' | tail -n 1)
+k612=$(echo "$KERNELS" | grep '^6\.12\.' | tail -n 1)
+[ $rc = 0 ] && [ -n "$k61" ] && [ -n "$k612" ]
+ok $? "headers of both bookworm kernels: $k61 and $k612 ($((SECONDS - t)) s)" "$OUT/headers.log"
+[ -n "$k61" ] && [ -n "$k612" ] || finish
+
+t=$SECONDS
+cp "$DKMS_DEB" "$R/tmp/"
+in_chroot apt-get install -y -q --no-install-recommends "/tmp/${DKMS_DEB##*/}" \
+	> "$OUT/install.log" 2>&1
+rc=$?
+in_chroot dkms status > "$OUT/status0.log" 2>&1
+[ $rc = 0 ] && grep -q "^skidless/$VERSION: added" "$OUT/status0.log"
+ok $? "apt installs skidless-dkms; its postinst adds skidless/$VERSION to DKMS ($((SECONDS - t)) s)" "$OUT/install.log"
+
+for k in $k61 $k612; do
+	t=$SECONDS
+	in_chroot nice -n 10 dkms build -m skidless -v "$VERSION" -k "$k" \
+		> "$OUT/build-$k.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] || cat "$R/var/lib/dkms/skidless/$VERSION/build/make.log" \
+		>> "$OUT/build-$k.log" 2> /dev/null
+	ok $rc "dkms build -k $k ($((SECONDS - t)) s)" "$OUT/build-$k.log"
+
+	in_chroot dkms install -m skidless -v "$VERSION" -k "$k" \
+		> "$OUT/install-$k.log" 2>&1
+	rc=$?
+	ko=$(ls "$R/lib/modules/$k/updates/dkms/"skidless.ko* 2> /dev/null | head -n 1)
+	ok $rc "dkms install -k $k: ${ko#"$R"}" "$OUT/install-$k.log"
+
+	in_chroot modinfo -F vermagic "${ko#"$R"}" > "$OUT/modinfo-$k.log" 2>&1
+	grep -q "^$k " "$OUT/modinfo-$k.log"
+	ok $? "the module's vermagic is $k's: $(cat "$OUT/modinfo-$k.log")" "$OUT/modinfo-$k.log"
+
+	# No simulated PMU in a package's module (kmod/sim is not shipped).
+	in_chroot modinfo "${ko#"$R"}" > "$OUT/modinfo-all-$k.log" 2>&1
+	case $ko in *.xz) xz -dc "$ko";; *.zst) zstd -dc "$ko";; *) cat "$ko";; esac \
+		2> /dev/null | strings | grep -E 'skidless_sim|sim_model=' > "$OUT/sim-$k.log"
+	[ ! -s "$OUT/sim-$k.log" ] && [ -n "$ko" ]
+	ok $? "the module of $k has no trace of skidless_sim" "$OUT/sim-$k.log"
+done
+
+in_chroot dkms status > "$OUT/status.log" 2>&1
+grep -q "^skidless/$VERSION, $k61, x86_64: installed" "$OUT/status.log" &&
+	grep -q "^skidless/$VERSION, $k612, x86_64: installed" "$OUT/status.log"
+ok $? "dkms status: installed for $k61 and $k612" "$OUT/status.log"
+
+rc=0
+for k in $k61 $k612; do
+	in_chroot dkms uninstall -m skidless -v "$VERSION" -k "$k" \
+		>> "$OUT/uninstall.log" 2>&1 || rc=1
+	ls "$R/lib/modules/$k/updates/dkms/"skidless.ko* >> "$OUT/uninstall.log" 2>&1 && rc=1
+done
+ok $rc "dkms uninstall from both kernels: their skidless.ko gone" "$OUT/uninstall.log"
+
+in_chroot dkms remove -m skidless -v "$VERSION" --all > "$OUT/remove.log" 2>&1
+rc=$?
+[ -e "$R/var/lib/dkms/skidless" ] && rc=1
+ok $rc "dkms remove --all: nothing of skidless in /var/lib/dkms" "$OUT/remove.log"
+
+in_chroot dkms add -m skidless -v "$VERSION" > "$OUT/add.log" 2>&1 &&
+	in_chroot dkms status >> "$OUT/add.log" 2>&1 &&
+	grep -q "^skidless/$VERSION: added" "$OUT/add.log"
+ok $? "dkms add from /usr/src/skidless-$VERSION" "$OUT/add.log"
+
+in_chroot apt-get purge -y -q skidless-dkms > "$OUT/purge.log" 2>&1
+rc=$?
+{ in_chroot dkms status; ls -d "$R/var/lib/dkms/skidless" "$R/usr/src/skidless-$VERSION" \
+	"$R"/lib/modules/*/updates/dkms/skidless.ko*; } >> "$OUT/purge.log" 2>&1
+grep -q skidless <(in_chroot dkms status 2>&1) && rc=1
+[ -e "$R/var/lib/dkms/skidless" ] || [ -e "$R/usr/src/skidless-$VERSION" ] && rc=1
+ok $rc "apt purges skidless-dkms: DKMS, /usr/src and /lib/modules hold nothing of it" "$OUT/purge.log"
+
+finish
