@@ -182,14 +182,19 @@ dkms-install:
 	dkms install -m skidless -v $(VERSION) -k $(KERNELRELEASE)
 
 # Debian packages (debian/): the source package is made from the files git
-# tracks, as they are in the work tree, so build products never get in.
+# tracks, as they are in the work tree, so build products never get in
+# (outside git: every file but build/).
 # Output in build/deb: .dsc, .tar.xz, .changes, .buildinfo and both .debs.
 DEB_DIR := $(BUILD)/deb
 deb:
 	@command -v dpkg-buildpackage > /dev/null || { echo "deb: needs" \
 		"dpkg-dev and debhelper (tests/deps.sh installs them)"; exit 1; }
 	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/skidless-$(VERSION)
-	git ls-files -z | tar --null -T - --ignore-failed-read -cf - | \
+	{ if git rev-parse --git-dir > /dev/null 2>&1; then git ls-files -z; \
+	  else find . \( -path ./build -o -path ./.git \) -prune -o \
+		\( -type f -o -type l \) ! -name '*.o' ! -name '*.ko' \
+		! -name '*.cmd' ! -name '*.mod' ! -name '*.mod.c' -print0; fi; } | \
+		tar --null -T - --ignore-failed-read -cf - | \
 		tar -xf - -C $(DEB_DIR)/skidless-$(VERSION)
 	cd $(DEB_DIR)/skidless-$(VERSION) && dpkg-buildpackage -us -uc \
 		--build=source,binary > ../build.log 2>&1 || \
