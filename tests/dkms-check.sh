@@ -3,16 +3,17 @@
 # make dkms-check (TAP on stdout): the skidless-dkms package under DKMS,
 # against the headers of both bookworm kernels (Debian's 6.1 and 6.12),
 # in a clean bookworm chroot (the cached debootstrap of tests/packages.sh,
-# no VM): the package installs and its postinst adds the module to DKMS;
-# for each kernel `dkms build`, `dkms install` (the .ko under
-# /lib/modules/KERNEL/updates/dkms, for that kernel's vermagic, with no
-# trace of the simulated PMU) and `dkms status`; then `dkms uninstall`,
-# `dkms remove`, a fresh `dkms add`, and the purge, after which DKMS holds
-# nothing of skidless. Each module must be signed with the MOK key pair
-# DKMS makes for Secure Boot. Loading the DKMS-built module and sampling with it
+# no VM). As a user installs it, the headers first: the package's postinst
+# adds the module to DKMS and builds and installs it for both kernels.
+# Then each step by hand: `dkms uninstall` from both, `dkms remove`,
+# `dkms add`, `dkms build` and `dkms install` for each kernel, `dkms
+# status`; and the purge, after which DKMS holds nothing of skidless.
+# Every module installed must be under /lib/modules/KERNEL/updates/dkms,
+# carry that kernel's vermagic and no trace of the simulated PMU, and be
+# signed with the MOK key pair DKMS makes for Secure Boot. Loading the DKMS-built module and sampling with it
 # needs the VM (not done here).
-# Time: 3 to 5 minutes on 2 cores (two module builds, niced); the chroot,
-# its packages and the headers come from the cache after the first run.
+# Time: see the timings in its output (four module builds, niced); the
+# chroot, its packages and the headers come from the cache after the first run.
 # Needs root.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -106,58 +107,52 @@ k612=$(echo "$KERNELS" | grep '^6\.12\.' | tail -n 1)
 ok $? "headers of both bookworm kernels: $k61 and $k612 ($((SECONDS - t)) s)" "$OUT/headers.log"
 [ -n "$k61" ] && [ -n "$k612" ] || finish
 
-t=$SECONDS
-cp "$DKMS_DEB" "$R/tmp/"
-in_chroot apt-get install -y -q --no-install-recommends "/tmp/${DKMS_DEB##*/}" \
-	> "$OUT/install.log" 2>&1
-rc=$?
-in_chroot dkms status > "$OUT/status0.log" 2>&1
-[ $rc = 0 ] && grep -q "^skidless/$VERSION: added" "$OUT/status0.log"
-ok $? "apt installs skidless-dkms; its postinst adds skidless/$VERSION to DKMS ($((SECONDS - t)) s)" "$OUT/install.log"
-
-for k in $k61 $k612; do
-	t=$SECONDS
-	in_chroot nice -n 10 dkms build -m skidless -v "$VERSION" -k "$k" \
-		> "$OUT/build-$k.log" 2>&1
-	rc=$?
-	[ $rc = 0 ] || cat "$R/var/lib/dkms/skidless/$VERSION/build/make.log" \
-		>> "$OUT/build-$k.log" 2> /dev/null
-	ok $rc "dkms build -k $k ($((SECONDS - t)) s)" "$OUT/build-$k.log"
-
-	in_chroot dkms install -m skidless -v "$VERSION" -k "$k" \
-		> "$OUT/install-$k.log" 2>&1
-	rc=$?
+# The module's checks, on the .ko DKMS installed for kernel $1.
+check_module() {
+	local k=$1 ko sig ski
 	ko=$(ls "$R/lib/modules/$k/updates/dkms/"skidless.ko* 2> /dev/null | head -n 1)
-	ok $rc "dkms install -k $k: ${ko#"$R"}" "$OUT/install-$k.log"
-
 	in_chroot modinfo -F vermagic "${ko#"$R"}" > "$OUT/modinfo-$k.log" 2>&1
-	grep -q "^$k " "$OUT/modinfo-$k.log"
-	ok $? "the module's vermagic is $k's: $(cat "$OUT/modinfo-$k.log")" "$OUT/modinfo-$k.log"
+	[ -n "$ko" ] && grep -q "^$k " "$OUT/modinfo-$k.log"
+	ok $? "$k: ${ko#"$R"}, vermagic $(cut -d' ' -f1 "$OUT/modinfo-$k.log")" "$OUT/modinfo-$k.log"
 
 	# Secure Boot: DKMS signs what it builds with its MOK key pair
-	# (/var/lib/dkms/mok.key and mok.pub, made at the first build; openssl
-	# and the kernel's sign-file, from linux-kbuild). Enrolling mok.pub
-	# (mokutil --import) needs the firmware: not tested here.
+	# (/var/lib/dkms/mok.key and mok.pub, made at the first build with
+	# openssl; the kernel's sign-file from linux-kbuild). Enrolling
+	# mok.pub (mokutil --import) needs the firmware: not tested here.
 	sig=$(in_chroot modinfo -F sig_key "${ko#"$R"}" 2>&1)
 	ski=$(in_chroot openssl x509 -inform DER -in /var/lib/dkms/mok.pub \
 		-noout -ext subjectKeyIdentifier 2>&1 | tail -n 1 | tr -d ' ')
 	echo "module sig_key $sig; DKMS MOK certificate $ski" > "$OUT/sign-$k.log"
 	[ -n "$sig" ] && [ "${sig^^}" = "${ski^^}" ]
-	ok $? "the module of $k is signed with DKMS's MOK key (/var/lib/dkms/mok.pub)" "$OUT/sign-$k.log"
+	ok $? "$k: the module is signed with DKMS's MOK key (/var/lib/dkms/mok.pub)" "$OUT/sign-$k.log"
 
 	# No simulated PMU in a package's module (kmod/sim is not shipped).
-	in_chroot modinfo "${ko#"$R"}" > "$OUT/modinfo-all-$k.log" 2>&1
 	case $ko in *.xz) xz -dc "$ko";; *.zst) zstd -dc "$ko";; *) cat "$ko";; esac \
-		2> /dev/null | strings | grep -E 'skidless_sim|sim_model=' > "$OUT/sim-$k.log"
+		2> /dev/null | strings | grep -E 'skidless_sim|sim_tick_us' > "$OUT/sim-$k.log"
 	[ ! -s "$OUT/sim-$k.log" ] && [ -n "$ko" ]
-	ok $? "the module of $k has no trace of skidless_sim" "$OUT/sim-$k.log"
-done
+	ok $? "$k: no trace of skidless_sim in the module" "$OUT/sim-$k.log"
+}
+both_installed() {
+	in_chroot dkms status > "$1" 2>&1
+	grep -q "^skidless/$VERSION, $k61, x86_64: installed" "$1" &&
+		grep -q "^skidless/$VERSION, $k612, x86_64: installed" "$1"
+}
 
-in_chroot dkms status > "$OUT/status.log" 2>&1
-grep -q "^skidless/$VERSION, $k61, x86_64: installed" "$OUT/status.log" &&
-	grep -q "^skidless/$VERSION, $k612, x86_64: installed" "$OUT/status.log"
-ok $? "dkms status: installed for $k61 and $k612" "$OUT/status.log"
+# As a user installs it: the postinst adds the module and builds and
+# installs it for every kernel that has headers.
+t=$SECONDS
+cp "$DKMS_DEB" "$R/tmp/"
+in_chroot apt-get install -y -q --no-install-recommends "/tmp/${DKMS_DEB##*/}" \
+	> "$OUT/install.log" 2>&1
+rc=$?
+[ $rc = 0 ] || cat "$R/var/lib/dkms/skidless/$VERSION/build/make.log" \
+	>> "$OUT/install.log" 2> /dev/null
+ok $rc "apt installs skidless-dkms; its postinst builds the module for both kernels ($((SECONDS - t)) s)" "$OUT/install.log"
+both_installed "$OUT/status0.log"
+ok $? "dkms status: skidless/$VERSION installed for $k61 and $k612" "$OUT/status0.log"
+for k in $k61 $k612; do check_module "$k"; done
 
+# Each step by hand: uninstall, remove, add, build, install, status.
 rc=0
 for k in $k61 $k612; do
 	in_chroot dkms uninstall -m skidless -v "$VERSION" -k "$k" \
@@ -176,11 +171,28 @@ in_chroot dkms add -m skidless -v "$VERSION" > "$OUT/add.log" 2>&1 &&
 	grep -q "^skidless/$VERSION: added" "$OUT/add.log"
 ok $? "dkms add from /usr/src/skidless-$VERSION" "$OUT/add.log"
 
+for k in $k61 $k612; do
+	t=$SECONDS
+	in_chroot nice -n 10 dkms build -m skidless -v "$VERSION" -k "$k" \
+		> "$OUT/build-$k.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] || cat "$R/var/lib/dkms/skidless/$VERSION/build/make.log" \
+		>> "$OUT/build-$k.log" 2> /dev/null
+	ok $rc "dkms build -k $k ($((SECONDS - t)) s)" "$OUT/build-$k.log"
+	in_chroot dkms install -m skidless -v "$VERSION" -k "$k" \
+		> "$OUT/install-$k.log" 2>&1
+	ok $? "dkms install -k $k" "$OUT/install-$k.log"
+done
+both_installed "$OUT/status.log"
+ok $? "dkms status: installed again for $k61 and $k612" "$OUT/status.log"
+for k in $k61 $k612; do check_module "$k"; done
+
 in_chroot apt-get purge -y -q skidless-dkms > "$OUT/purge.log" 2>&1
 rc=$?
 { in_chroot dkms status; ls -d "$R/var/lib/dkms/skidless" "$R/usr/src/skidless-$VERSION" \
 	"$R"/lib/modules/*/updates/dkms/skidless.ko*; } >> "$OUT/purge.log" 2>&1
 grep -q skidless <(in_chroot dkms status 2>&1) && rc=1
+ls "$R"/lib/modules/*/updates/dkms/skidless.ko* > /dev/null 2>&1 && rc=1
 [ -e "$R/var/lib/dkms/skidless" ] || [ -e "$R/usr/src/skidless-$VERSION" ] && rc=1
 ok $rc "apt purges skidless-dkms: DKMS, /usr/src and /lib/modules hold nothing of it" "$OUT/purge.log"
 
