@@ -5,7 +5,8 @@
 #   make                 module for the running kernel (or KDIR=...) + tools
 #   make check           everything tested: static checks, unit tests, VM tests
 #   make demo            record a real profile inside a VM and show it
-#   make install         tool to $(PREFIX)/bin, module to /lib/modules
+#   make install         tool, man pages and completion to $(PREFIX), module to
+#                        /lib/modules
 #   make dkms-install    source to /usr/src and dkms add/build/install
 #   make deb             Debian packages skidless and skidless-dkms in build/deb
 #   make dkms-check      skidless-dkms under DKMS for Debian's 6.1 and 6.12
@@ -163,6 +164,11 @@ demo:
 
 install: all
 	install -D -m 0755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/skidless
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man4
+	install -m 0644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 man/*.4 $(DESTDIR)$(PREFIX)/share/man/man4/
+	install -D -m 0644 completion/skidless \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/skidless
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	depmod -a $(KERNELRELEASE)
 
