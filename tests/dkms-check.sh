@@ -18,7 +18,7 @@
 # run (make deb too with SKD_DEB_BUILT=1, as after tests/packages.sh).
 # Needs root.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 TOP=$PWD
 
 if [ -z "${SKD_PKG_UNSHARED:-}" ] && [ "$(id -u)" = 0 ]; then

@@ -9,7 +9,7 @@
 # warning from groff or man, and lexgrog reads its NAME line.
 # Usage: tests/docs.sh [path/to/skidless]   (default build/skidless)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 TOOL=${1:-build/skidless}
 n=0 fails=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n $2"; else

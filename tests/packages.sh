@@ -17,7 +17,7 @@
 # the chroot's dependencies unpacked); 3 to 4 minutes the first time.
 # Needs root (chroot, mounts): run by make check as root.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 TOP=$PWD
 
 # Mounts made here live in a mount namespace of their own: they vanish
@@ -122,8 +122,9 @@ snapshot > "$OUT/before.list"
 
 t=$SECONDS
 mkdir -p "$R/tmp/debs" && cp "${DEBS[@]}" "$R/tmp/debs/"
-in_chroot apt-get install -y -q --no-install-recommends \
-	$(for d in "${DEBS[@]}"; do echo "/tmp/debs/${d##*/}"; done) \
+in_debs=()
+for d in "${DEBS[@]}"; do in_debs+=("/tmp/debs/${d##*/}"); done
+in_chroot apt-get install -y -q --no-install-recommends "${in_debs[@]}" \
 	> "$OUT/install.log" 2>&1
 rc=$?
 ok $rc "apt installs skidless and skidless-dkms into the chroot ($((SECONDS - t)) s)" "$OUT/install.log"
