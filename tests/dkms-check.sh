@@ -13,8 +13,8 @@
 # signed with the MOK key pair DKMS makes for Secure Boot. Loading the DKMS-built module and sampling with it
 # needs the VM (not done here).
 # Time: about 3 minutes on 2 cores with a warm cache (176 s measured, load
-# 7 beside), most of it four
-# module builds (about 20 s each, niced) and the postinst's; the first run
+# 7 beside), most of it four module builds (two by the postinst, two by
+# hand; 20 to 40 s each, niced); the first run
 # (or the first after a kernel update in the archive) unpacks the two
 # kernels' headers, 2 minutes more. make deb is skipped with
 # SKD_DEB_BUILT=1, as after tests/packages.sh.
