@@ -5,8 +5,11 @@
 #   make                 module for the running kernel (or KDIR=...) + tools
 #   make check           everything tested: static checks, unit tests, VM tests
 #   make demo            record a real profile inside a VM and show it
-#   make install         tool to $(PREFIX)/bin, module to /lib/modules
+#   make install         tool, man pages and completion to $(PREFIX), module to
+#                        /lib/modules
 #   make dkms-install    source to /usr/src and dkms add/build/install
+#   make deb             Debian packages skidless and skidless-dkms in build/deb
+#   make dkms-check      skidless-dkms under DKMS for Debian's 6.1 and 6.12
 #
 # The module is built against KDIR; KERNELRELEASE names the target kernel
 # (DKMS passes it), not the kernel this machine runs.
@@ -118,7 +121,7 @@ $(BUILD)/userland/cli/pprof_encode.o: $(PROTO_C:.c=.h)
 
 $(GEN)/%.o: $(GEN)/%.c
 	$(quiet) CC $(<F)
-	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJS)
 	$(quiet) AR $(@F)
@@ -135,7 +138,7 @@ $(BUILD)/userland/cli/selftest_work.o: CFLAGS += -fno-omit-frame-pointer
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(quiet) CC $<
-	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 kselftests: $(KSFT_BINS) $(KSFT_PROGS)
 
@@ -179,6 +182,11 @@ demo:
 
 install: all
 	install -D -m 0755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/skidless
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man4
+	install -m 0644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 man/*.4 $(DESTDIR)$(PREFIX)/share/man/man4/
+	install -D -m 0644 completion/skidless \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/skidless
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	depmod -a $(KERNELRELEASE)
 
@@ -197,6 +205,33 @@ dkms-install:
 	dkms build -m skidless -v $(VERSION) -k $(KERNELRELEASE)
 	dkms install -m skidless -v $(VERSION) -k $(KERNELRELEASE)
 
+# Debian packages (debian/): the source package is made from the files git
+# tracks, as they are in the work tree, so build products never get in
+# (outside git: every file but build/).
+# Output in build/deb: .dsc, .tar.xz, .changes, .buildinfo and both .debs.
+DEB_DIR := $(BUILD)/deb
+deb:
+	@command -v dpkg-buildpackage > /dev/null || { echo "deb: needs" \
+		"dpkg-dev and debhelper (tests/deps.sh installs them)"; exit 1; }
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/skidless-$(VERSION)
+	{ if git rev-parse --git-dir > /dev/null 2>&1; then git ls-files -z; \
+	  else find . \( -path ./build -o -path ./.git \) -prune -o \
+		\( -type f -o -type l \) ! -name '*.o' ! -name '*.ko' \
+		! -name '*.cmd' ! -name '*.mod' ! -name '*.mod.c' -print0; fi; } | \
+		tar --null -T - --ignore-failed-read -cf - | \
+		tar -xf - -C $(DEB_DIR)/skidless-$(VERSION)
+	cd $(DEB_DIR)/skidless-$(VERSION) && dpkg-buildpackage -us -uc \
+		--build=source,binary > ../build.log 2>&1 || \
+		{ tail -n 40 ../build.log; exit 1; }
+	rm -rf $(DEB_DIR)/skidless-$(VERSION)
+	@ls $(DEB_DIR)
+
+# DKMS add/build/install/status/uninstall/remove of the skidless-dkms
+# package against the headers of both bookworm kernels, in a clean
+# bookworm chroot (root; tests/dkms-check.sh).
+dkms-check:
+	bash tests/dkms-check.sh
+
 clean:
 	rm -rf $(BUILD)
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
@@ -204,4 +239,4 @@ clean:
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
 
-.PHONY: all module tools kselftests vm-bin check bench demo install dkms-install clean
+.PHONY: all module tools kselftests vm-bin check bench demo install dkms-install deb dkms-check clean
