@@ -4,7 +4,7 @@
 #
 #   1. dependencies (Debian packages, installed when run as root)
 #   2. static checks: module W=1, sparse, checkpatch --strict; userland
-#      -Werror and cppcheck
+#      -Werror and cppcheck; man pages and completion against --help
 #   3. host unit tests (cmocka, ASan + UBSan)
 #   4. the cost benchmark: instructions per sample under callgrind
 #   5. the module in a VM: Debian's kernel under QEMU TCG, kselftests
@@ -14,9 +14,11 @@
 #      fuzzer, on a debug kernel (KASAN, lockdep, kmemleak, UBSAN) built
 #      from linux-source-6.1; libFuzzer on the userland decoders; and a
 #      summary of what it survived
+#   8. the Debian packages: make deb, lintian, install and purge in a
+#      clean bookworm chroot, DKMS against 6.1's and 6.12's headers
 #
-# The debug kernel builds (niced, cached) from the start, while stages 2-5
-# run; the userland fuzzers (each target two minutes, two at a time) run
+# The debug kernel builds (niced, cached) and the packages' tests run
+# (niced) from the start, while stages 2-5 run; the userland fuzzers (each target two minutes, two at a time) run
 # niced beside the end of that build and the two debug-kernel VMs.
 #
 # Every stage writes TAP into build/check/; the last line is the sum of all
@@ -93,6 +95,16 @@ echo "VM kernel: ${KVER:-none}"
 	2> "$OUT/debug-kernel.log"; echo $? > "$OUT/debug-kernel.rc" ) &
 DEBUG_KERNEL_JOB=$!
 
+# The Debian packages, niced from here on beside the stages below: make
+# deb, lintian, install and purge in a clean bookworm chroot, then DKMS
+# against both bookworm kernels' headers in that chroot. Mostly downloads
+# and dpkg (3 to 4 and about 5 minutes the first time, in a build tree of
+# their own, build/deb); make deb once, dkms-check takes its packages.
+( nice -n 10 bash tests/packages.sh > "$OUT/packages.tap" 2> "$OUT/packages.log"
+  SKD_DEB_BUILT=1 nice -n 10 bash tests/dkms-check.sh > "$OUT/dkms.tap" \
+	2> "$OUT/dkms.log" ) &
+PACKAGES_JOB=$!
+
 say "static checks"
 S=$OUT/static.tap
 # From scratch, so every warning the module has is seen again.
@@ -147,6 +159,11 @@ tap "$S" $? "skidless.ko links nothing of the device model; skidless_sim.ko hold
 
 make -s tools kselftests > "$OUT/userland.log" 2>&1
 tap "$S" $? "userland and tests build with -Wall -Wextra -Werror" "$OUT/userland.log"
+
+# Man pages and completion against every subcommand's --help.
+bash tests/docs.sh > "$OUT/docs.tap" 2> "$OUT/docs.log" ||
+	grep -q "^not ok" "$OUT/docs.tap" || tap "$OUT/docs.tap" 1 "tests/docs.sh ran" "$OUT/docs.log"
+grep "^not ok" "$OUT/docs.tap"
 
 cppcheck --quiet --enable=warning,portability,performance --std=c11 \
 	--error-exitcode=1 -Iuapi -Iuserland/lib -Iuserland/cli \
@@ -259,6 +276,15 @@ say "analysis: the real consumers read the VM's captures"
 wait "$ANALYSIS_JOB"
 [ -s "$OUT/analysis.tap" ] || tap "$OUT/analysis.tap" 1 "the analysis tests ran" "$OUT/analysis.log"
 grep -E "^(not )?ok" "$OUT/analysis.tap"
+
+say "packages: make deb, lintian, a clean bookworm chroot, DKMS on 6.1 and 6.12"
+wait "$PACKAGES_JOB"
+for t in packages dkms; do
+	[ -s "$OUT/$t.tap" ] || tap "$OUT/$t.tap" 1 "tests/$t ran" "$OUT/$t.log"
+done
+grep -hE "^(not )?ok" "$OUT/packages.tap" "$OUT/dkms.tap" | grep -c "^ok" |
+	sed 's/$/ package tests passed/'
+grep -h "^not ok" "$OUT/packages.tap" "$OUT/dkms.tap"
 
 say "summary"
 echo "make check took $(( $(date +%s) - START )) s; logs in build/check/"
