@@ -60,7 +60,11 @@ static const char usage_text[] =
 	"                        does, not by the call before it (they differ\n"
 	"                        where a call ends its function)\n"
 	"      --stdio           text (the default)\n"
-	"      --json            one JSON document instead\n";
+	"      --json            one JSON document instead\n"
+	"      --branches        the LBR branch view instead (record -b;\n"
+	"                        report --branches --help)\n"
+	"      --mem             the memory-sample view instead (PEBS load/store\n"
+	"                        latency events; report --mem --help)\n";
 
 enum {
 	OPT_CHILDREN = 0x100, OPT_NO_CHILDREN, OPT_COMM, OPT_PID, OPT_TID,
