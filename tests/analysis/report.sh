@@ -195,7 +195,11 @@ for f in $caps; do
 	agree "$name: children --sort sym top-20 (--return-address)" "$f" \
 		"--children --sort sym" "--children --sort sym --return-address"
 	agree "$name: --sort dso,sym" "$f" "--no-children --sort dso,sym" "--no-children --sort dso,sym"
-	agree "$name: --sort comm,pid" "$f" "--no-children --sort comm,pid" "--no-children --sort comm,pid"
+	# Not comm: around an exec, perf 6.1's report gives samples the old
+	# command name that its own script gives the new one (the VM's
+	# `taskset 1 busyloop`: report 78 taskset samples, script 39, as
+	# skidless); the host capture above checks the comm key.
+	agree "$name: --sort pid" "$f" "--no-children --sort pid" "--no-children --sort pid"
 done
 
 echo "1..$n"

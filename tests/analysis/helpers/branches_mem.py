@@ -241,13 +241,20 @@ def names(perf_br, perf_sym, ours):
                 if addr.startswith("0x") and sym != "[unknown]":
                     name[int(addr, 16)] = sym
     j = json.load(open(ours))
-    bad, n = [], 0
+    bad, n, plt = [], 0, 0
     for e in j["taken"]:
         for end in (e["from"], e["to"]):
             if end["dso"] != "busyloop" or not end["sym"]:
                 continue
             theirs = name.get(int(end["addr"], 16))
             mine = f"{end['sym']}+{end['off']:#x}"
+            # perf 6.1's brstacksym names a PLT stub by the symbol before
+            # it (_init+0x36); skidless names it as objdump does
+            # (strtod@plt, checked against objdump by the unit tests).
+            if end["sym"].endswith("@plt") and theirs and \
+                    theirs.startswith("_init+"):
+                plt += 1
+                continue
             n += 1
             if theirs != mine:
                 bad.append(f"{end['addr']}: perf {theirs}, skidless {mine}")
@@ -255,7 +262,8 @@ def names(perf_br, perf_sym, ours):
         bad.append("no branch of busyloop named")
     if bad:
         fail(bad)
-    print(f"{n} busyloop branch ends named as perf names them")
+    print(f"{n} busyloop branch ends named as perf names them"
+          + (f", {plt} in PLT stubs perf calls _init+OFF" if plt else ""))
 
 
 if sys.argv[1] == "names":
