@@ -17,20 +17,7 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CAPS=$1
 VMBIN=$2
 SKD=${SKD:-$TOP/build/skidless}
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-n=0
-out() { n=$((n + 1)); echo "$1 $n - $2"; }
-check() { # check DESCRIPTION COMMAND...: ok when COMMAND succeeds
-	local d=$1
-	shift
-	if "$@" > "$W/why" 2>&1; then
-		out ok "$d"
-	else
-		out "not ok" "$d"
-		head -8 "$W/why" | sed 's/^/#   /'
-	fi
-}
+source "$TOP/tests/analysis/helpers/tap.sh"
 
 # Our instruction lines: percent samples exact address: mnemonic operands.
 insns() { awk '$1 ~ /^[0-9]+\.[0-9][0-9]$/ && $4 ~ /^[0-9a-f]+:$/ {

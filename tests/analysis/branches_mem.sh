@@ -24,20 +24,8 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HERE=$TOP/tests/analysis/helpers
 CAPS=$1
 SKD=${SKD:-$TOP/build/skidless}
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-n=0
-out() { n=$((n + 1)); echo "$1 $n - $2"; }
-check() { # check DESCRIPTION COMMAND...: ok when COMMAND succeeds
-	local d=$1
-	shift
-	if "$@" > "$W/why" 2>&1; then
-		out ok "$d ($(tail -1 "$W/why"))"
-	else
-		out "not ok" "$d"
-		head -8 "$W/why" | sed 's/^/#   /'
-	fi
-}
+CHECK_NOTE=1
+source "$HERE/tap.sh"
 
 branches() { # FILE
 	perf script -i "$1" -F brstack --hide-call-graph > "$W/perf.br" 2> "$W/perf.err" ||
