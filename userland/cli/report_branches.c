@@ -382,7 +382,6 @@ static int print_json(void *view, const char *input)
 	json_object *root = json_object_new_object(), *a, *o, *h;
 	struct skd_frame from, to;
 	size_t i, k;
-	int ret;
 
 	json_object_object_add(root, "input", json_object_new_string(input));
 	json_object_object_add(root, "samples",
@@ -445,10 +444,7 @@ static int print_json(void *view, const char *input)
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(root, "functions", a);
-	ret = puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-						  JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(root);
-	return ret < 0 ? -EIO : 0;
+	return put_json(root);
 }
 
 int report_branches_main(int argc, char *argv[])

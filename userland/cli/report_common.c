@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -135,4 +136,14 @@ int view_print(void *view, const char *input, const struct skd_profile *p,
 	}
 	warn_capture_problems(input, skd_profile_totals(p));
 	return fflush(stdout) ? 1 : 0;
+}
+
+int put_json(struct json_object *root)
+{
+	int ret;
+
+	ret = puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+						  JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+	return ret < 0 ? -EIO : 0;
 }

@@ -23,6 +23,13 @@ void print_symbol(FILE *f, const struct skd_frame *fr);
 void warn_capture_problems(const char *path,
 			   const struct skd_profile_totals *t);
 
+struct json_object;
+/*
+ * A JSON report on stdout, pretty-printed, then @root freed. 0, or -EIO
+ * when writing failed.
+ */
+int put_json(struct json_object *root);
+
 /* The command line report --branches and report --mem share. */
 struct view_opts {
 	const char *input;	/* -i, default perf.data */

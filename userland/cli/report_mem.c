@@ -415,7 +415,6 @@ static int print_json(void *view, const char *input)
 	struct skd_frame f;
 	unsigned int l, oc, b;
 	size_t i, k, nc;
-	int ret;
 
 	json_object_object_add(root, "input", json_object_new_string(input));
 	json_object_object_add(root, "samples", u64(v->samples));
@@ -483,10 +482,7 @@ static int print_json(void *view, const char *input)
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(root, "addresses", a);
-	ret = puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-						  JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(root);
-	return ret < 0 ? -EIO : 0;
+	return put_json(root);
 }
 
 int report_mem_main(int argc, char *argv[])
