@@ -40,16 +40,21 @@ static int by_key(const void *a, const void *b)
 	return (*x)->key < (*y)->key ? -1 : (*x)->key > (*y)->key;
 }
 
-struct opt_count **opt_counts_sorted(const struct opt_counts *c, size_t *n)
+int opt_counts_sorted(const struct opt_counts *c, struct opt_count ***v,
+		      size_t *n)
 {
-	struct sorted s = { malloc((c->m.len ? c->m.len : 1) * sizeof(*s.v)), 0 };
+	struct sorted s = { NULL, 0 };
 
+	if (c->err)
+		return c->err;
+	s.v = malloc((c->m.len ? c->m.len : 1) * sizeof(*s.v));
 	if (!s.v)
-		return NULL;
+		return -ENOMEM;
 	skd_hmap_each(&c->m, collect, &s);
 	qsort(s.v, s.n, sizeof(*s.v), by_key);
+	*v = s.v;
 	*n = s.n;
-	return s.v;
+	return 0;
 }
 
 static void free_count(uint64_t key, void *val, void *arg)
@@ -82,5 +87,13 @@ int opt_feed_open(struct opt_binary *b, struct skd_profile *p,
 	ret = opt_binary_check(b, p, a->input, "convert", need_branches);
 	if (ret)
 		opt_binary_close(b);
+	return ret;
+}
+
+int opt_feed_close(struct opt_binary *b, int ret)
+{
+	if (ret == -ENOMEM)
+		fprintf(stderr, "%s convert: out of memory\n", PROG_NAME);
+	opt_binary_close(b);
 	return ret;
 }

@@ -27,8 +27,12 @@ struct opt_counts {
 	int err;		/* -ENOMEM once a count could not be added */
 };
 void opt_counts_add(struct opt_counts *c, uint64_t key, bool mispred);
-/* The counts in key order, *@n of them (free() the array); NULL: no memory. */
-struct opt_count **opt_counts_sorted(const struct opt_counts *c, size_t *n);
+/*
+ * The counts in key order: *@v (free() it), *@n of them. 0, or -ENOMEM
+ * (also when a count could not be added).
+ */
+int opt_counts_sorted(const struct opt_counts *c, struct opt_count ***v,
+		      size_t *n);
 void opt_counts_free(struct opt_counts *c);
 /*
  * A feed's start: --binary given (@fmt: the -f format, named when not),
@@ -38,5 +42,7 @@ void opt_counts_free(struct opt_counts *c);
 int opt_feed_open(struct opt_binary *b, struct skd_profile *p,
 		  const struct writer_args *a, const char *fmt,
 		  bool need_branches);
+/* A feed's end: "out of memory" said for -ENOMEM, @b closed; returns @ret. */
+int opt_feed_close(struct opt_binary *b, int ret);
 
 #endif /* _SKD_OPT_WRITERS_H */

@@ -33,10 +33,10 @@ static int put_section(FILE *out, const struct opt_counts *s, const char *sep)
 {
 	struct opt_count **v;
 	size_t i, n = 0;
+	int ret = opt_counts_sorted(s, &v, &n);
 
-	v = opt_counts_sorted(s, &n);
-	if (!v)
-		return -ENOMEM;
+	if (ret)
+		return ret;
 	fprintf(out, "%zu\n", n);
 	for (i = 0; i < n; i++) {
 		if (sep)
@@ -139,8 +139,6 @@ int write_autofdo(struct skd_profile *p, FILE *out, const struct writer_args *a)
 		ret = put_section(out, &s.addrs, NULL);
 	if (!ret)
 		ret = put_section(out, &s.branches, "->");
-	if (ret == -ENOMEM)
-		fprintf(stderr, "%s convert: out of memory\n", PROG_NAME);
 	if (!ret && s.bogus)
 		fprintf(stderr, "%s convert: %" PRIu64 " stretches between two "
 			"branches ran backwards or past 1 MiB: left out, as "
@@ -151,6 +149,5 @@ int write_autofdo(struct skd_profile *p, FILE *out, const struct writer_args *a)
 	opt_counts_free(&s.ranges);
 	opt_counts_free(&s.addrs);
 	opt_counts_free(&s.branches);
-	opt_binary_close(&b);
-	return ret;
+	return opt_feed_close(&b, ret);
 }

@@ -98,12 +98,7 @@ int write_bolt(struct skd_profile *p, FILE *out, const struct writer_args *a)
 				       !!(e->info & SKD_BR_INFO_MISPRED));
 		}
 	}
-	ret = s.edges.err;
-	if (!ret) {
-		v = opt_counts_sorted(&s.edges, &nv);
-		if (!v)
-			ret = -ENOMEM;
-	}
+	ret = opt_counts_sorted(&s.edges, &v, &nv);
 	if (!ret) {
 		for (i = 0; i < nv; i++) {
 			put_location(out, &b, v[i]->key >> 32);
@@ -120,12 +115,9 @@ int write_bolt(struct skd_profile *p, FILE *out, const struct writer_args *a)
 				"or out of the kernel left out, as perf2bolt "
 				"leaves them\n", PROG_NAME, s.kernel);
 	}
-	if (ret == -ENOMEM)
-		fprintf(stderr, "%s convert: out of memory\n", PROG_NAME);
 	free(v);
 	opt_counts_free(&s.edges);
-	opt_binary_close(&b);
-	return ret;
+	return opt_feed_close(&b, ret);
 }
 
 /*
@@ -164,12 +156,7 @@ int write_bolt_nl(struct skd_profile *p, FILE *out, const struct writer_args *a)
 		else
 			outside++;
 	}
-	ret = s.edges.err;
-	if (!ret) {
-		v = opt_counts_sorted(&s.edges, &nv);
-		if (!v)
-			ret = -ENOMEM;
-	}
+	ret = opt_counts_sorted(&s.edges, &v, &nv);
 	if (!ret) {
 		fputs("no_lbr", out);
 		for (k = 0; k < 64; k++)
@@ -185,10 +172,7 @@ int write_bolt_nl(struct skd_profile *p, FILE *out, const struct writer_args *a)
 				"but in none of its functions left out\n",
 				PROG_NAME, outside, a->binary);
 	}
-	if (ret == -ENOMEM)
-		fprintf(stderr, "%s convert: out of memory\n", PROG_NAME);
 	free(v);
 	opt_counts_free(&s.edges);
-	opt_binary_close(&b);
-	return ret;
+	return opt_feed_close(&b, ret);
 }
