@@ -17,20 +17,8 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CAPS=$1
 VMBIN=$2
 SKD=${SKD:-$TOP/build/skidless}
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-n=0
-out() { n=$((n + 1)); echo "$1 $n - $2"; }
-check() { # check DESCRIPTION COMMAND...: ok when COMMAND succeeds
-	local d=$1
-	shift
-	if "$@" > "$W/why" 2>&1; then
-		out ok "$d"
-	else
-		out "not ok" "$d"
-		head -8 "$W/why" | sed 's/^/#   /'
-	fi
-}
+source "$TOP/tests/analysis/helpers/tap.sh"
+source "$TOP/tests/analysis/helpers/mkperf.sh"
 
 # Our instruction lines: percent samples exact address: mnemonic operands.
 insns() { awk '$1 ~ /^[0-9]+\.[0-9][0-9]$/ && $4 ~ /^[0-9a-f]+:$/ {
@@ -262,12 +250,7 @@ check "host: a missing capture: exit 1 and a message" \
 	sh -c "[ $rc = 1 ] && grep -q 'none.data' '$W/e'"
 
 # --- PEBS-like samples (exact-IP, two events) through skidless's writer. ---
-L=$TOP/userland/lib
-if cc -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -I"$TOP/uapi" -I"$L" \
-	-o "$W/mkperf" "$TOP/tests/perfdata/mkperf.c" "$L/perfdata_conv.c" \
-	"$L/perfdata_write.c" "$L/perfdata_host.c" "$L/data_src.c" \
-	"$L/decode.c" "$L/readall.c" "$L/buildid.c" -ldw -lelf 2> "$W/cc.err" &&
-   "$W/mkperf" "$W/synth.data" 2>> "$W/cc.err"; then
+if mkperf "$W/synth.data"; then
 	"$SKD" annotate --stdio -i "$W/synth.data" mk_leaf > "$W/synth.an" 2>&1
 	check "mkperf: one section per event, in perf annotate's order" \
 		diff <(grep '^# event:' "$W/synth.an" | cut -d' ' -f3 | tr -d ,) \

@@ -24,20 +24,9 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HERE=$TOP/tests/analysis/helpers
 CAPS=$1
 SKD=${SKD:-$TOP/build/skidless}
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-n=0
-out() { n=$((n + 1)); echo "$1 $n - $2"; }
-check() { # check DESCRIPTION COMMAND...: ok when COMMAND succeeds
-	local d=$1
-	shift
-	if "$@" > "$W/why" 2>&1; then
-		out ok "$d ($(tail -1 "$W/why"))"
-	else
-		out "not ok" "$d"
-		head -8 "$W/why" | sed 's/^/#   /'
-	fi
-}
+CHECK_NOTE=1
+source "$HERE/tap.sh"
+source "$HERE/mkperf.sh"
 
 branches() { # FILE
 	perf script -i "$1" -F brstack --hide-call-graph > "$W/perf.br" 2> "$W/perf.err" ||
@@ -81,12 +70,7 @@ refused() { # EXPECTED_WORDS ARGS...: exit 1, a message, nothing on stdout
 }
 
 # A file of both kinds through skidless's own writer.
-L=$TOP/userland/lib
-if cc -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -I"$TOP/uapi" -I"$L" \
-	-o "$W/mkperf" "$TOP/tests/perfdata/mkperf.c" "$L/perfdata_conv.c" \
-	"$L/perfdata_write.c" "$L/perfdata_host.c" "$L/data_src.c" \
-	"$L/decode.c" "$L/readall.c" "$L/buildid.c" -ldw -lelf 2> "$W/cc.err" &&
-   "$W/mkperf" "$W/synth.data" 2>> "$W/cc.err"; then
+if mkperf "$W/synth.data"; then
 	check "mkperf: --branches agrees with perf script -F brstack" branches "$W/synth.data"
 	check "mkperf: --mem agrees with perf script -F addr,data_src,weight" mem "$W/synth.data"
 	check "mkperf: --mem weights as perf's mem mode" memreport "$W/synth.data"

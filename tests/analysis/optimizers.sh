@@ -33,16 +33,7 @@ C=$TOP/userland/cli
 # perf2bolt is llvm-bolt under another name; /usr/bin/perf2bolt-15 runs
 # llvm-bolt's optimizing mode (the name must end in perf2bolt).
 BOLTBIN=/usr/lib/llvm-15/bin
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() {
-	n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"
-	[ -n "${2:-}" ] && [ -s "$2" ] && sed -n '1,15s/^/#   /p' "$2"
-}
-check() { local d=$1; shift; if "$@" > "$W/last.err" 2>&1; then ok "$d"; else notok "$d" "$W/last.err"; fi; }
+source "$TOP/tests/analysis/helpers/tap_fails.sh"
 # The lines of two files, sorted, are the same.
 same_lines() { diff -u <(sort "$1") <(sort "$2"); }
 

@@ -18,20 +18,7 @@ CAPS=${1:?usage: $0 CAPS_DIR VMBIN_DIR}
 VMBIN=${2:?usage: $0 CAPS_DIR VMBIN_DIR}
 SKD=$TOP/build/skidless
 CMP=$TOP/tests/analysis/report_cmp.py
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() {
-	n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"
-	[ -n "${2:-}" ] && [ -s "$2" ] && sed -n '1,15s/^/#   /p' "$2"
-}
-# check DESC CMD...: CMD's output goes to $W/last, shown on failure.
-check() {
-	local d=$1; shift
-	if "$@" > "$W/last" 2>&1; then ok "$d"; else notok "$d" "$W/last"; fi
-}
+source "$TOP/tests/analysis/helpers/tap_fails.sh"
 
 # agree DESC FILE "PERF OPTS" "SKIDLESS OPTS" [CMP OPTS]: the tables agree.
 agree() {

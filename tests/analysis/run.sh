@@ -28,26 +28,15 @@ OUT=$(cd "$OUT" && pwd)
 CAPS=$OUT
 [ -n "$extract_only" ] || CAPS=$OUT/caps
 
-# The serial console ends lines in CR LF.
-extract() {
-	tr -d '\r' < "$LOG" |
-		sed -n "/^# skd-file-begin $1\$/,/^# skd-file-end $1\$/s/^# b64 //p" |
-		base64 -d
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../perfdata/vm_log.sh"
 
 mkdir -p "$CAPS/home"
 export HOME=$CAPS/home
 for f in "$VMBIN"/*; do
 	[ -f "$f" ] && [ -x "$f" ] && perf buildid-cache -a "$f" 2> /dev/null
 done
-for k in $(tr -d '\r' < "$LOG" | sed -n 's/^# skd-file-begin \(kallsyms-.*\)/\1/p'); do
-	bid=${k#kallsyms-}
-	d="$HOME/.debug/[kernel.kallsyms]/$bid"
-	mkdir -p "$d" "$HOME/.debug/.build-id/${bid:0:2}"
-	extract "$k" | gunzip > "$d/kallsyms"
-	ln -sfn "../../[kernel.kallsyms]/$bid" "$HOME/.debug/.build-id/${bid:0:2}/${bid:2}"
-done
-names=$(tr -d '\r' < "$LOG" | sed -n 's/^# skd-file-begin //p' | grep -v '^kallsyms-')
+vm_kallsyms
+names=$(vm_names)
 for name in $names; do
 	extract "$name" > "$CAPS/$name.data"
 done

@@ -25,21 +25,9 @@ out() { n=$((n + 1)); echo "$1 $n - $2"; }
 perf buildid-cache -a "$VMBIN/busyloop" 2> /dev/null
 # busyloop's own functions, by nm: the names both tools must agree on.
 OWN=" $(nm "$VMBIN/busyloop" | awk '$2 ~ /^[tT]$/ { printf "%s ", $3 }')"
-# The serial console ends lines in CR LF.
-extract() {
-	tr -d '\r' < "$LOG" |
-		sed -n "/^# skd-file-begin $1\$/,/^# skd-file-end $1\$/s/^# b64 //p" |
-		base64 -d
-}
-names=$(tr -d '\r' < "$LOG" | sed -n 's/^# skd-file-begin //p' | grep -v '^kallsyms-')
-# The VM kernel's kallsyms, as perf's build-id cache keeps a kernel's.
-for k in $(tr -d '\r' < "$LOG" | sed -n 's/^# skd-file-begin \(kallsyms-.*\)/\1/p'); do
-	bid=${k#kallsyms-}
-	d="$HOME/.debug/[kernel.kallsyms]/$bid"
-	mkdir -p "$d" "$HOME/.debug/.build-id/${bid:0:2}"
-	extract "$k" | gunzip > "$d/kallsyms"
-	ln -sfn "../../[kernel.kallsyms]/$bid" "$HOME/.debug/.build-id/${bid:0:2}/${bid:2}"
-done
+source "$TOP/tests/perfdata/vm_log.sh"
+names=$(vm_names)
+vm_kallsyms
 if [ -z "$names" ]; then
 	out "not ok" "the VM exported captures (none in $LOG)"
 	echo "1..$n"

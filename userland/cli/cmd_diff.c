@@ -210,7 +210,6 @@ static int print_json(const struct diff *d, const char *const path[2],
 	json_object *root = json_object_new_object(), *events;
 	unsigned int e;
 	size_t i;
-	int ret;
 
 	if (!root)
 		return -ENOMEM;
@@ -248,10 +247,7 @@ static int print_json(const struct diff *d, const char *const path[2],
 		json_object_array_add(events, o);
 	}
 	json_object_object_add(root, "events", events);
-	ret = puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-			JSON_C_TO_STRING_NOSLASHESCAPE)) < 0 ? -EIO : 0;
-	json_object_put(root);
-	return ret;
+	return put_json(root);
 }
 
 static void free_diff(struct diff *d)

@@ -285,8 +285,9 @@ static void print_place(const struct skd_frame *f)
 	printf(" (%s)", f->dso);
 }
 
-static void print_text(struct view *v, const char *input)
+static void print_text(void *view, const char *input)
 {
+	struct view *v = view;
 	struct skd_frame from, to;
 	size_t i, k;
 
@@ -375,12 +376,12 @@ static json_object *place_json(const struct skd_frame *f)
 	return o;
 }
 
-static int print_json(struct view *v, const char *input)
+static int print_json(void *view, const char *input)
 {
+	struct view *v = view;
 	json_object *root = json_object_new_object(), *a, *o, *h;
 	struct skd_frame from, to;
 	size_t i, k;
-	int ret;
 
 	json_object_object_add(root, "input", json_object_new_string(input));
 	json_object_object_add(root, "samples",
@@ -443,49 +444,22 @@ static int print_json(struct view *v, const char *input)
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(root, "functions", a);
-	ret = puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-						  JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(root);
-	return ret < 0 ? -EIO : 0;
+	return put_json(root);
 }
 
 int report_branches_main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "top", required_argument, NULL, 'n' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "branches", no_argument, NULL, 'B' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *input = "perf.data";
-	struct view v = { .top = 20 };
-	bool json = false;
-	int c, ret = 1;
+	struct view_opts o;
+	struct view v = { 0 };
+	const char *input;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, "i:n:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'n':
-			if (!parse_uint("-n", optarg, 0, UINT32_MAX, &v.top))
-				return 1;
-			break;
-		case 'J':
-			json = true;
-			break;
-		case 'B':
-			break;
-		case 'h':
-			printf(usage_text, PROG_NAME);
-			return 0;
-		default:
-			fprintf(stderr, usage_text, PROG_NAME);
-			return 1;
-		}
-	}
+	ret = view_opts_parse(argc, argv, usage_text, "branches", &o);
+	if (ret >= 0)
+		return ret;
+	input = o.input;
+	v.top = o.top;
+	ret = 1;
 	v.p = load_input(argc, argv, optind, input);
 	if (!v.p)
 		return 1;
@@ -508,17 +482,7 @@ int report_branches_main(int argc, char *argv[])
 	}
 	qsort(v.branches.v, v.branches.n, sizeof(*v.branches.v), by_count);
 	qsort(v.blocks.v, v.blocks.n, sizeof(*v.blocks.v), by_cycles);
-	if (json) {
-		if (print_json(&v, input)) {
-			fprintf(stderr, "%s: writing the report: %s\n",
-				PROG_NAME, strerror(errno));
-			goto out;
-		}
-	} else {
-		print_text(&v, input);
-	}
-	warn_capture_problems(input, skd_profile_totals(v.p));
-	ret = fflush(stdout) ? 1 : 0;
+	ret = view_print(&v, input, v.p, o.json, print_text, print_json);
 out:
 	free(v.targets);
 	free(v.funcs);

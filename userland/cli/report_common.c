@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
+#include <json-c/json.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "params.h"
 #include "report_common.h"
 #include "subcommands.h"
 
@@ -75,4 +80,70 @@ void warn_capture_problems(const char *path,
 			" records were lost while recording (the reader fell "
 			"behind)\n", PROG_NAME, (uint64_t)t->stats.lost,
 			(uint64_t)t->stats.generated);
+}
+
+int view_opts_parse(int argc, char *argv[], const char *usage,
+		    const char *flag, struct view_opts *o)
+{
+	const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'J' },
+		{ flag, no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*o = (struct view_opts){ .input = "perf.data", .top = 20 };
+	while ((c = getopt_long(argc, argv, "i:n:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			o->input = optarg;
+			break;
+		case 'n':
+			if (!parse_uint("-n", optarg, 0, UINT32_MAX, &o->top))
+				return 1;
+			break;
+		case 'J':
+			o->json = true;
+			break;
+		case 'V':
+			break;
+		case 'h':
+			printf(usage, PROG_NAME);
+			return 0;
+		default:
+			fprintf(stderr, usage, PROG_NAME);
+			return 1;
+		}
+	}
+	return -1;
+}
+
+int view_print(void *view, const char *input, const struct skd_profile *p,
+	       bool json, void (*text)(void *view, const char *input),
+	       int (*to_json)(void *view, const char *input))
+{
+	if (json) {
+		if (to_json(view, input)) {
+			fprintf(stderr, "%s: writing the report: %s\n",
+				PROG_NAME, strerror(errno));
+			return 1;
+		}
+	} else {
+		text(view, input);
+	}
+	warn_capture_problems(input, skd_profile_totals(p));
+	return fflush(stdout) ? 1 : 0;
+}
+
+int put_json(struct json_object *root)
+{
+	int ret;
+
+	ret = puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+						  JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+	return ret < 0 ? -EIO : 0;
 }

@@ -307,8 +307,9 @@ static void name(struct view *v, const struct code *c, struct skd_frame *f)
 	skd_profile_addr(v->p, &ev, c->ip, f);
 }
 
-static void print_text(struct view *v, const char *input)
+static void print_text(void *view, const char *input)
 {
+	struct view *v = view;
 	struct skd_frame f;
 	unsigned int l, o, b;
 	size_t i, k, nc;
@@ -407,13 +408,13 @@ static json_object *hex(uint64_t x)
 	return json_object_new_string(s);
 }
 
-static int print_json(struct view *v, const char *input)
+static int print_json(void *view, const char *input)
 {
+	struct view *v = view;
 	json_object *root = json_object_new_object(), *a, *o, *h, *e;
 	struct skd_frame f;
 	unsigned int l, oc, b;
 	size_t i, k, nc;
-	int ret;
 
 	json_object_object_add(root, "input", json_object_new_string(input));
 	json_object_object_add(root, "samples", u64(v->samples));
@@ -481,58 +482,29 @@ static int print_json(struct view *v, const char *input)
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(root, "addresses", a);
-	ret = puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-						  JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(root);
-	return ret < 0 ? -EIO : 0;
+	return put_json(root);
 }
 
 int report_mem_main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "top", required_argument, NULL, 'n' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "mem", no_argument, NULL, 'M' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *input = "perf.data";
+	struct view_opts o;
+	const char *input;
 	struct view *v;
-	bool json = false;
-	int c, ret = 1;
+	int ret;
 
+	ret = view_opts_parse(argc, argv, usage_text, "mem", &o);
+	if (ret >= 0)
+		return ret;
+	input = o.input;
 	v = calloc(1, sizeof(*v));
 	if (!v) {
 		fprintf(stderr, "%s: out of memory\n", PROG_NAME);
 		return 1;
 	}
-	v->top = 20;
+	ret = 1;
+	v->top = o.top;
 	v->addrs = (struct table){ .size = sizeof(struct daddr), .keys = 1 };
 	v->codes = (struct table){ .size = sizeof(struct code), .keys = 2 };
-	while ((c = getopt_long(argc, argv, "i:n:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'n':
-			if (!parse_uint("-n", optarg, 0, UINT32_MAX, &v->top))
-				goto out;
-			break;
-		case 'J':
-			json = true;
-			break;
-		case 'M':
-			break;
-		case 'h':
-			printf(usage_text, PROG_NAME);
-			ret = 0;
-			goto out;
-		default:
-			fprintf(stderr, usage_text, PROG_NAME);
-			goto out;
-		}
-	}
 	v->p = load_input(argc, argv, optind, input);
 	if (!v->p)
 		goto out;
@@ -557,17 +529,7 @@ int report_mem_main(int argc, char *argv[])
 	}
 	qsort(v->addrs.v, v->addrs.n, v->addrs.size, by_samples);
 	qsort(v->codes.v, v->codes.n, v->codes.size, code_by_addr);
-	if (json) {
-		if (print_json(v, input)) {
-			fprintf(stderr, "%s: writing the report: %s\n",
-				PROG_NAME, strerror(errno));
-			goto out;
-		}
-	} else {
-		print_text(v, input);
-	}
-	warn_capture_problems(input, skd_profile_totals(v->p));
-	ret = fflush(stdout) ? 1 : 0;
+	ret = view_print(v, input, v->p, o.json, print_text, print_json);
 out:
 	if (v->p)
 		skd_profile_free(v->p);

@@ -67,6 +67,9 @@ void stacks_format(const struct stacks *s, const struct stack *st, char *buf,
 
 /* The event name a sample shows ("cpu-clock" for the timer backend). */
 const char *stacks_event_label(const struct skd_profile *p, unsigned int index);
+/* @ev's frames, at most SKD_MAX_CALLCHAIN, into @frames; how many. */
+unsigned int stacks_frames(struct skd_profile *p, const struct skd_event *ev,
+			   struct skd_frame *frames);
 /* The comm name script shows for @ev: ":TID" unknown, "swapper" for 0. */
 const char *stacks_comm(const struct skd_profile *p, const struct skd_event *ev,
 			char *buf, size_t len);

@@ -15,6 +15,18 @@ const char *stacks_event_label(const struct skd_profile *p, unsigned int index)
 	return name[0] ? name : "cpu-clock";
 }
 
+unsigned int stacks_frames(struct skd_profile *p, const struct skd_event *ev,
+			   struct skd_frame *frames)
+{
+	unsigned int j, nf = skd_profile_nr_frames(p, ev);
+
+	if (nf > SKD_MAX_CALLCHAIN)
+		nf = SKD_MAX_CALLCHAIN;
+	for (j = 0; j < nf; j++)
+		skd_profile_frame(p, ev, j, &frames[j]);
+	return nf;
+}
+
 const char *stacks_comm(const struct skd_profile *p, const struct skd_event *ev,
 			char *buf, size_t len)
 {
@@ -59,7 +71,7 @@ int stacks_collect(struct skd_profile *p, const char *event, struct stacks *s)
 
 	memset(s, 0, sizeof(*s));
 	for (i = 0; i < n; i++) {
-		unsigned int j, nf;
+		unsigned int nf;
 		const char *evname;
 
 		skd_profile_sample(p, i, &ev);
@@ -70,11 +82,7 @@ int stacks_collect(struct skd_profile *p, const char *event, struct stacks *s)
 			s->other_events++;
 			continue;
 		}
-		nf = skd_profile_nr_frames(p, &ev);
-		if (nf > SKD_MAX_CALLCHAIN)
-			nf = SKD_MAX_CALLCHAIN;
-		for (j = 0; j < nf; j++)
-			skd_profile_frame(p, &ev, j, &frames[j]);
+		nf = stacks_frames(p, &ev, frames);
 		ret = stacks_add(s, stacks_comm(p, &ev, commbuf, sizeof(commbuf)),
 				 frames, nf, ev.sample.rec->period);
 		if (ret)

@@ -22,89 +22,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hmap.h"
-#include "opt_binary.h"
 #include "opt_writers.h"
 #include "subcommands.h"
 
 #define MAX_RANGE	(1ULL << 20)
 #define OFF_LIMIT	UINT64_C(0xffffffff)	/* keys hold two offsets */
 
-struct count {
-	uint64_t key;
-	uint64_t n;
-};
-
-struct section {
-	struct skd_hmap m;	/* key -> struct count */
-	int err;
-};
-
-static void bump(struct section *s, uint64_t key)
-{
-	struct count *c = skd_hmap_get_or_new(&s->m, key, sizeof(*c));
-
-	if (!c) {
-		s->err = -ENOMEM;
-		return;
-	}
-	c->key = key;
-	c->n++;
-}
-
-struct sorted {
-	struct count **v;
-	size_t n;
-};
-
-static void collect(uint64_t key, void *val, void *arg)
-{
-	struct sorted *s = arg;
-
-	(void)key;
-	s->v[s->n++] = val;
-}
-
-static void free_count(uint64_t key, void *val, void *arg)
-{
-	(void)key;
-	(void)arg;
-	free(val);
-}
-
-static int by_key(const void *a, const void *b)
-{
-	const struct count *const *x = a, *const *y = b;
-
-	return (*x)->key < (*y)->key ? -1 : (*x)->key > (*y)->key;
-}
-
 /* One section: its size, then its keys in order; @sep joins a pair of offsets. */
-static int put_section(FILE *out, struct section *s, const char *sep)
+static int put_section(FILE *out, const struct opt_counts *s, const char *sep)
 {
-	struct sorted v = { malloc((s->m.len ? s->m.len : 1) * sizeof(*v.v)), 0 };
-	size_t i;
+	struct opt_count **v;
+	size_t i, n = 0;
+	int ret = opt_counts_sorted(s, &v, &n);
 
-	if (!v.v)
-		return -ENOMEM;
-	skd_hmap_each(&s->m, collect, &v);
-	qsort(v.v, v.n, sizeof(*v.v), by_key);
-	fprintf(out, "%zu\n", v.n);
-	for (i = 0; i < v.n; i++) {
+	if (ret)
+		return ret;
+	fprintf(out, "%zu\n", n);
+	for (i = 0; i < n; i++) {
 		if (sep)
 			fprintf(out, "%" PRIx64 "%s%" PRIx64 ":%" PRIu64 "\n",
-				v.v[i]->key >> 32, sep,
-				v.v[i]->key & OFF_LIMIT, v.v[i]->n);
+				v[i]->key >> 32, sep,
+				v[i]->key & OFF_LIMIT, v[i]->n);
 		else
-			fprintf(out, "%" PRIx64 ":%" PRIu64 "\n", v.v[i]->key,
-				v.v[i]->n);
+			fprintf(out, "%" PRIx64 ":%" PRIu64 "\n", v[i]->key,
+				v[i]->n);
 	}
-	free(v.v);
+	free(v);
 	return 0;
 }
 
 struct afdo_state {
-	struct section ranges, addrs, branches;
+	struct opt_counts ranges, addrs, branches;
 	uint64_t bogus;		/* ranges running backwards or too long */
 	uint64_t far;		/* offsets past 4 GiB */
 };
@@ -137,14 +85,14 @@ static void one_sample(struct afdo_state *s, struct opt_binary *b,
 	bool in;
 
 	if (offset(b, p, ev, ev->sample.rec->ip, &off, s))
-		bump(&s->addrs, off);
+		opt_counts_add(&s->addrs, off, false);
 	for (cut = 0; cut < nr; cut++)
 		if (!opt_binary_place(b, p, ev, e[cut].from, &off, &in) ||
 		    !opt_binary_place(b, p, ev, e[cut].to, &off, &in))
 			break;
 	if (cut && offset(b, p, ev, e[0].from, &from, s) &&
 	    offset(b, p, ev, e[0].to, &to, s))
-		bump(&s->branches, from << 32 | to);
+		opt_counts_add(&s->branches, from << 32 | to, false);
 	for (i = 1; i < cut; i++) {
 		uint64_t begin;
 
@@ -159,9 +107,9 @@ static void one_sample(struct afdo_state *s, struct opt_binary *b,
 			s->far++;
 			continue;
 		}
-		bump(&s->ranges, begin << 32 | end);
+		opt_counts_add(&s->ranges, begin << 32 | end, false);
 		if (offset(b, p, ev, e[i].from, &from, s))
-			bump(&s->branches, from << 32 | begin);
+			opt_counts_add(&s->branches, from << 32 | begin, false);
 	}
 }
 
@@ -172,34 +120,25 @@ int write_autofdo(struct skd_profile *p, FILE *out, const struct writer_args *a)
 	size_t n, i;
 	int ret;
 
-	if (!a->binary) {
-		fprintf(stderr, "%s convert: -f autofdo needs --binary PATH, the "
-			"program to optimize\n", PROG_NAME);
-		return -EINVAL;
-	}
-	ret = opt_binary_open(&b, a->binary, "convert");
+	/* Samples alone make a profile too: AutoFDO then uses addresses. */
+	ret = opt_feed_open(&b, p, a, "autofdo", false);
 	if (ret)
 		return ret;
-	/* Samples alone make a profile too: AutoFDO then uses addresses. */
-	ret = opt_binary_check(&b, p, a->input, "convert", false);
 	n = skd_profile_nr_samples(p);
-	for (i = 0; !ret && i < n; i++) {
+	for (i = 0; i < n; i++) {
 		struct skd_event ev;
 
 		skd_profile_sample(p, i, &ev);
 		one_sample(&s, &b, p, &ev);
 	}
-	if (!ret)
-		ret = s.ranges.err ? s.ranges.err : s.addrs.err ? s.addrs.err :
-		      s.branches.err;
+	ret = s.ranges.err ? s.ranges.err : s.addrs.err ? s.addrs.err :
+	      s.branches.err;
 	if (!ret)
 		ret = put_section(out, &s.ranges, "-");
 	if (!ret)
 		ret = put_section(out, &s.addrs, NULL);
 	if (!ret)
 		ret = put_section(out, &s.branches, "->");
-	if (ret == -ENOMEM)
-		fprintf(stderr, "%s convert: out of memory\n", PROG_NAME);
 	if (!ret && s.bogus)
 		fprintf(stderr, "%s convert: %" PRIu64 " stretches between two "
 			"branches ran backwards or past 1 MiB: left out, as "
@@ -207,12 +146,8 @@ int write_autofdo(struct skd_profile *p, FILE *out, const struct writer_args *a)
 	if (!ret && s.far)
 		fprintf(stderr, "%s convert: %" PRIu64 " addresses more than "
 			"4 GiB into %s left out\n", PROG_NAME, s.far, a->binary);
-	skd_hmap_each(&s.ranges.m, free_count, NULL);
-	skd_hmap_each(&s.addrs.m, free_count, NULL);
-	skd_hmap_each(&s.branches.m, free_count, NULL);
-	skd_hmap_free(&s.ranges.m);
-	skd_hmap_free(&s.addrs.m);
-	skd_hmap_free(&s.branches.m);
-	opt_binary_close(&b);
-	return ret;
+	opt_counts_free(&s.ranges);
+	opt_counts_free(&s.addrs);
+	opt_counts_free(&s.branches);
+	return opt_feed_close(&b, ret);
 }

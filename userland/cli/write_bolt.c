@@ -18,23 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hmap.h"
-#include "opt_binary.h"
 #include "opt_writers.h"
 #include "subcommands.h"
 
-struct edge {
-	uint64_t key;		/* from location << 32 | to location */
-	uint64_t count, mispred;
-};
-
 struct bolt_state {
-	struct skd_hmap edges;	/* key -> struct edge */
-	struct edge **v;
-	size_t n;
+	struct opt_counts edges;	/* from location << 32 | to location */
 	uint64_t skipped;	/* neither end in the binary's functions */
 	uint64_t kernel;	/* an end in the kernel */
-	int err;
 };
 
 /*
@@ -50,44 +40,6 @@ static uint64_t location(struct opt_binary *b, struct skd_profile *p,
 	    !opt_binary_func(b, off, &foff) || off >= UINT64_C(0xffffffff))
 		return 0;
 	return off + 1;
-}
-
-static void add_edge(struct bolt_state *s, uint64_t key, bool mispred)
-{
-	struct edge *e = skd_hmap_get(&s->edges, key);
-
-	if (!e) {
-		e = skd_hmap_get_or_new(&s->edges, key, sizeof(*e));
-		if (!e) {
-			s->err = -ENOMEM;
-			return;
-		}
-		e->key = key;
-	}
-	e->count++;
-	e->mispred += mispred;
-}
-
-static void free_edge(uint64_t key, void *val, void *arg)
-{
-	(void)key;
-	(void)arg;
-	free(val);
-}
-
-static void collect(uint64_t key, void *val, void *arg)
-{
-	struct bolt_state *s = arg;
-
-	(void)key;
-	s->v[s->n++] = val;
-}
-
-static int by_key(const void *a, const void *b)
-{
-	const struct edge *const *x = a, *const *y = b;
-
-	return (*x)->key < (*y)->key ? -1 : (*x)->key > (*y)->key;
 }
 
 static void put_location(FILE *out, const struct opt_binary *b, uint64_t loc)
@@ -107,21 +59,16 @@ int write_bolt(struct skd_profile *p, FILE *out, const struct writer_args *a)
 	struct bolt_state s = { 0 };
 	struct opt_binary b;
 	const struct skd_branch_entry *br;
-	size_t n, i;
+	struct opt_count **v = NULL;
+	size_t n, i, nv = 0;
 	unsigned int k, nr;
 	int ret;
 
-	if (!a->binary) {
-		fprintf(stderr, "%s convert: -f bolt needs --binary PATH, the "
-			"program to optimize\n", PROG_NAME);
-		return -EINVAL;
-	}
-	ret = opt_binary_open(&b, a->binary, "convert");
+	ret = opt_feed_open(&b, p, a, "bolt", true);
 	if (ret)
 		return ret;
-	ret = opt_binary_check(&b, p, a->input, "convert", true);
 	n = skd_profile_nr_samples(p);
-	for (i = 0; !ret && i < n && !s.err; i++) {
+	for (i = 0; i < n && !s.edges.err; i++) {
 		struct skd_event ev;
 
 		skd_profile_sample(p, i, &ev);
@@ -147,25 +94,17 @@ int write_bolt(struct skd_profile *p, FILE *out, const struct writer_args *a)
 				s.skipped++;
 				continue;
 			}
-			add_edge(&s, from << 32 | to,
-				 !!(e->info & SKD_BR_INFO_MISPRED));
+			opt_counts_add(&s.edges, from << 32 | to,
+				       !!(e->info & SKD_BR_INFO_MISPRED));
 		}
 	}
-	if (!ret && s.err)
-		ret = s.err;
+	ret = opt_counts_sorted(&s.edges, &v, &nv);
 	if (!ret) {
-		s.v = malloc((s.edges.len ? s.edges.len : 1) * sizeof(*s.v));
-		if (!s.v)
-			ret = -ENOMEM;
-	}
-	if (!ret) {
-		skd_hmap_each(&s.edges, collect, &s);
-		qsort(s.v, s.n, sizeof(*s.v), by_key);
-		for (i = 0; i < s.n; i++) {
-			put_location(out, &b, s.v[i]->key >> 32);
-			put_location(out, &b, s.v[i]->key & UINT64_C(0xffffffff));
-			fprintf(out, "%" PRIu64 " %" PRIu64 "\n", s.v[i]->mispred,
-				s.v[i]->count);
+		for (i = 0; i < nv; i++) {
+			put_location(out, &b, v[i]->key >> 32);
+			put_location(out, &b, v[i]->key & UINT64_C(0xffffffff));
+			fprintf(out, "%" PRIu64 " %" PRIu64 "\n", v[i]->mispred,
+				v[i]->n);
 		}
 		if (s.skipped)
 			fprintf(stderr, "%s convert: %" PRIu64 " branches with "
@@ -176,13 +115,9 @@ int write_bolt(struct skd_profile *p, FILE *out, const struct writer_args *a)
 				"or out of the kernel left out, as perf2bolt "
 				"leaves them\n", PROG_NAME, s.kernel);
 	}
-	if (ret == -ENOMEM)
-		fprintf(stderr, "%s convert: out of memory\n", PROG_NAME);
-	free(s.v);
-	skd_hmap_each(&s.edges, free_edge, NULL);
-	skd_hmap_free(&s.edges);
-	opt_binary_close(&b);
-	return ret;
+	free(v);
+	opt_counts_free(&s.edges);
+	return opt_feed_close(&b, ret);
 }
 
 /*
@@ -197,21 +132,16 @@ int write_bolt_nl(struct skd_profile *p, FILE *out, const struct writer_args *a)
 	struct bolt_state s = { 0 };
 	struct opt_binary b;
 	uint64_t events = 0, off, outside = 0;
-	size_t n, i;
+	struct opt_count **v = NULL;
+	size_t n, i, nv = 0;
 	unsigned int k;
 	int ret;
 
-	if (!a->binary) {
-		fprintf(stderr, "%s convert: -f bolt-nl needs --binary PATH, "
-			"the program to optimize\n", PROG_NAME);
-		return -EINVAL;
-	}
-	ret = opt_binary_open(&b, a->binary, "convert");
+	ret = opt_feed_open(&b, p, a, "bolt-nl", false);
 	if (ret)
 		return ret;
-	ret = opt_binary_check(&b, p, a->input, "convert", false);
 	n = skd_profile_nr_samples(p);
-	for (i = 0; !ret && i < n && !s.err; i++) {
+	for (i = 0; i < n && !s.edges.err; i++) {
 		struct skd_event ev;
 		uint64_t loc;
 
@@ -222,39 +152,27 @@ int write_bolt_nl(struct skd_profile *p, FILE *out, const struct writer_args *a)
 			events |= 1ULL << ev.sample.rec->event;
 		loc = location(&b, p, &ev, ev.sample.rec->ip);
 		if (loc)
-			add_edge(&s, loc, false);
+			opt_counts_add(&s.edges, loc, false);
 		else
 			outside++;
 	}
-	if (!ret && s.err)
-		ret = s.err;
+	ret = opt_counts_sorted(&s.edges, &v, &nv);
 	if (!ret) {
-		s.v = malloc((s.edges.len ? s.edges.len : 1) * sizeof(*s.v));
-		if (!s.v)
-			ret = -ENOMEM;
-	}
-	if (!ret) {
-		skd_hmap_each(&s.edges, collect, &s);
-		qsort(s.v, s.n, sizeof(*s.v), by_key);
 		fputs("no_lbr", out);
 		for (k = 0; k < 64; k++)
 			if (events & (1ULL << k))
 				fprintf(out, " %s:", skd_profile_event_name(p, k));
 		fputc('\n', out);
-		for (i = 0; i < s.n; i++) {
-			put_location(out, &b, s.v[i]->key);
-			fprintf(out, "%" PRIu64 "\n", s.v[i]->count);
+		for (i = 0; i < nv; i++) {
+			put_location(out, &b, v[i]->key);
+			fprintf(out, "%" PRIu64 "\n", v[i]->n);
 		}
 		if (outside)
 			fprintf(stderr, "%s convert: %" PRIu64 " samples in %s "
 				"but in none of its functions left out\n",
 				PROG_NAME, outside, a->binary);
 	}
-	if (ret == -ENOMEM)
-		fprintf(stderr, "%s convert: out of memory\n", PROG_NAME);
-	free(s.v);
-	skd_hmap_each(&s.edges, free_edge, NULL);
-	skd_hmap_free(&s.edges);
-	opt_binary_close(&b);
-	return ret;
+	free(v);
+	opt_counts_free(&s.edges);
+	return opt_feed_close(&b, ret);
 }

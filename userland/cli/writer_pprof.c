@@ -48,7 +48,7 @@ int write_pprof(struct skd_profile *p, FILE *out, const struct writer_args *a)
 	const char *names[SKD_MAX_EVENTS];
 	int slot[SKD_MAX_EVENTS], ret = 0;
 	size_t i, n = skd_profile_nr_samples(p);
-	unsigned int j, nf;
+	unsigned int nf;
 	struct skd_event ev;
 	struct pprof *pp;
 	char comm[16];
@@ -59,11 +59,7 @@ int write_pprof(struct skd_profile *p, FILE *out, const struct writer_args *a)
 		skd_profile_sample(p, i, &ev);
 		if (ev.sample.rec->event >= SKD_MAX_EVENTS)
 			continue;
-		nf = skd_profile_nr_frames(p, &ev);
-		if (nf > SKD_MAX_CALLCHAIN)
-			nf = SKD_MAX_CALLCHAIN;
-		for (j = 0; j < nf; j++)
-			skd_profile_frame(p, &ev, j, &frames[j]);
+		nf = stacks_frames(p, &ev, frames);
 		ret = pprof_add_sample(pp, (unsigned int)slot[ev.sample.rec->event],
 				       ev.id->pid, ev.id->tid,
 				       stacks_comm(p, &ev, comm, sizeof(comm)),

@@ -11,6 +11,7 @@ SKD=${SKD:-$TOP/build/skidless}
 SC=$TOP/tests/analysis/helpers/stackcollapse-perf.pl
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
+source "$TOP/tests/analysis/helpers/mkperf.sh"
 n=0
 failed=0
 out() {
@@ -71,12 +72,7 @@ else
 	done
 	# And a file of PEBS memory samples and LBR stacks written through
 	# skidless's real perf.data writer (tests/perfdata/mkperf.c).
-	L=$TOP/userland/lib
-	cc -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -I"$TOP/uapi" \
-		-I"$L" -o "$W/mkperf" "$TOP/tests/perfdata/mkperf.c" \
-		"$L/perfdata_conv.c" "$L/perfdata_write.c" "$L/perfdata_host.c" \
-		"$L/data_src.c" "$L/decode.c" "$L/readall.c" "$L/buildid.c" \
-		-ldw -lelf 2> "$W/cc.err" && "$W/mkperf" "$W/synth.data" 2>> "$W/cc.err" ||
+	mkperf "$W/synth.data" ||
 		{ out "not ok" "mkperf writes synth.data"; sed 's/^/#   /' "$W/cc.err"; finish; }
 	CAPS="$W/hotpair3.data
 $W/hotpair1.data
