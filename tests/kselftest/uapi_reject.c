@@ -597,7 +597,8 @@ static void info_cases(void)
 	ktap_result(!err && in->size == sizeof(*in) &&
 		    tail_is(cbuf, sizeof(*in), page, 0xa5) &&
 		    !(in->features & ~(SKD_FEAT_MMAP_EVENTS | SKD_FEAT_READ_MAPS |
-				       SKD_FEAT_USER_STACK)) &&
+				       SKD_FEAT_USER_STACK |
+				       SKD_FEAT_TIMER_FOLLOWS)) &&
 		    memchr(in->version, 0, sizeof(in->version)) &&
 		    memchr(in->pmu, 0, sizeof(in->pmu)),
 		    "GET_INFO size of a page: %zu bytes written, features known, "
