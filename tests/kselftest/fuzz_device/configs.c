@@ -71,6 +71,9 @@ static void good_timer(struct skd_config *c)
 			pid_may_vanish = true;
 		}
 	}
+	/* Idle samples, system-wide only (EINVAL with a pid). */
+	if (chance(100) && !(c->flags & SKD_CFG_PID))
+		c->flags |= SKD_CFG_IDLE;
 	if (chance(200))
 		cpumask_pick(c);
 	/* Version 2: user registers and stack, any valid size. */
