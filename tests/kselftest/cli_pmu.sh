@@ -118,7 +118,7 @@ out=$(skidless record --backend "sim:$M" -e mem_trans_retired.load_latency_gt_32
 [ $? != 0 ] && echo "$out" | grep -q -i "ldlat\|precise"
 result $? "an impossible precise level is refused with the reason: $out"
 
-out=$(skidless record --backend "sim:$M" -e cycles -a --idle --duration 0.1 \
+out=$(skidless record --backend "sim:$M" -e cycles -C 0 --idle --duration 0.1 \
 	-o "$T/x" 2>&1)
 [ $? != 0 ] && echo "$out" | grep -q -- "--idle is for the timer backend"
 result $? "--idle with a PMU backend is refused, naming the timer backend: $out"
