@@ -3,6 +3,11 @@
  * The sched_switch probe, shared by the backends (switch.h). The
  * tracepoint fires in __schedule() before the switch, with the runqueue
  * lock held and IRQs off, on the CPU that switches; prev != next.
+ *
+ * The probe's prototype is sched_switch's since 5.18 (prev_state last),
+ * and tracepoint_probe_register(), for_each_kernel_tracepoint() and
+ * tracepoint_synchronize_unregister() are the same in 6.1 and 6.12:
+ * nothing here needs compat.h.
  */
 #include <linux/mutex.h>
 #include <linux/sched.h>
