@@ -90,6 +90,8 @@ static void sim_base(struct skd_config *c)
 {
 	good_timer(c);
 	c->backend = SKD_BACKEND_SIM;
+	/* Idle samples are the timer's (EINVAL here). */
+	c->flags &= ~SKD_CFG_IDLE;
 	c->sim_model = sim_model_arg ? sim_model_arg : below(__SKD_SIM_MAX);
 	/* A hybrid model's session takes one core type: CPU 0's. */
 	if (c->sim_model == SKD_SIM_ALDERLAKE) {
@@ -213,7 +215,16 @@ static void corrupt(struct skd_config *c, bool sim)
 
 	switch (k) {
 	case 0:
-		c->flags |= 1U << (5 + below(27));
+		if (!chance(200)) {
+			c->flags |= 1U << (6 + below(26));
+			break;
+		}
+		/* Idle samples of a PMU, or of a followed process. */
+		c->flags |= SKD_CFG_IDLE;
+		if (!sim) {
+			c->flags |= SKD_CFG_PID;
+			c->pid = getpid();
+		}
 		break;
 	case 1:
 		switch (below(4)) {
