@@ -63,6 +63,7 @@ static long ioctl_get_info(void __user *uarg)
 	info.max_freq = skd_max_freq;
 	info.sessions = skd_sessions_open();
 	info.features = SKD_FEAT_READ_MAPS | SKD_FEAT_USER_STACK |
+			SKD_FEAT_TIMER_FOLLOWS |
 			(skd_mmap_events_active() ? SKD_FEAT_MMAP_EVENTS : 0);
 	strscpy(info.version, SKD_VERSION, sizeof(info.version));
 	skd_pmu_describe(info.pmu, sizeof(info.pmu));

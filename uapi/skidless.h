@@ -167,6 +167,13 @@ enum skd_features {
 	SKD_FEAT_MMAP_EVENTS	= 1U << 0,
 	SKD_FEAT_READ_MAPS	= 1U << 1,	/* SKD_IOC_READ_MAPS */
 	SKD_FEAT_USER_STACK	= 1U << 2,	/* skd_config.user_stack_bytes */
+	/*
+	 * The timer backend samples CPU time, not wall time: per CPU, only
+	 * while a followed task (SKD_CFG_PID) or, system-wide, any task but
+	 * the idle task runs there (SKD_CFG_IDLE: the idle task too). Before
+	 * it, every CPU's timer ran all the time and idle was sampled.
+	 */
+	SKD_FEAT_TIMER_FOLLOWS	= 1U << 3,
 };
 
 /* ------------------------------------------------------------------ */
@@ -178,7 +185,15 @@ enum skd_config_flags {
 	SKD_CFG_EXCLUDE_USER	= 1U << 2,	/* no samples in user mode */
 	SKD_CFG_EXCLUDE_KERNEL	= 1U << 3,	/* no samples in kernel mode */
 	SKD_CFG_NO_SIDEBAND	= 1U << 4,	/* no COMM/EXEC/FORK/EXIT/MMAP records */
-	__SKD_CFG_ALL		= (1U << 5) - 1	/* non-ABI */
+	/*
+	 * Timer backend, system-wide (no SKD_CFG_PID): sample the idle task
+	 * too, waking idle CPUs to do so. Without it the timer of a CPU runs
+	 * only while the CPU runs a task (SKD_FEAT_TIMER_FOLLOWS). EINVAL
+	 * with SKD_CFG_PID (a process is never the idle task) and with the
+	 * PMU backends (their events do not count in idle).
+	 */
+	SKD_CFG_IDLE		= 1U << 5,
+	__SKD_CFG_ALL		= (1U << 6) - 1	/* non-ABI */
 };
 
 struct skd_config {

@@ -26,6 +26,7 @@
 #include "run.h"
 #include "session.h"
 #include "sim_provider.h"
+#include "switch.h"
 #include "vmx_guard.h"
 
 #define PEBS_BUFFER_BYTES	(64 * 1024)
@@ -180,7 +181,7 @@ static void pmu_fini(struct skd_session *s)
 	if (!ps)
 		return;
 	if (ps->switch_probe)
-		skd_task_switch_put();
+		skd_switch_put();
 	if (ps->cpus) {
 		for_each_possible_cpu(cpu) {
 			struct skd_pmu_cpu *pc = per_cpu_ptr(ps->cpus, cpu);
@@ -230,6 +231,12 @@ static int pmu_init(struct skd_session *s, const struct skd_pmu_ops *ops,
 	else
 		req.default_period = s->cfg.sample_period;
 
+	if (s->cfg.flags & SKD_CFG_IDLE) {
+		pr_info_ratelimited("session refused: SKD_CFG_IDLE (idle samples) is for the timer backend; PMU sampling never wakes an idle CPU\n");
+		if (sim)
+			skd_sim_put();
+		return -EINVAL;
+	}
 	ps = s->cfg.nr_events ? kzalloc(sizeof(*ps), GFP_KERNEL) : NULL;
 	if (!ps) {
 		/* The caller's reference to the model goes on error too. */
@@ -282,7 +289,7 @@ static int pmu_init(struct skd_session *s, const struct skd_pmu_ops *ops,
 	 * with a CPU going offline. The probe idles until the session runs.
 	 */
 	if (ps->per_task || ps->plan.large_pebs) {
-		ret = skd_task_switch_get();
+		ret = skd_switch_get();
 		if (ret)
 			goto err_fini;
 		ps->switch_probe = true;

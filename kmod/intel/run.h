@@ -185,8 +185,4 @@ void skd_lbr_read(struct skd_pmu_cpu *pc);
 void skd_lbr_reset(struct skd_pmu_session *ps);
 void skd_lbr_enable(struct skd_pmu_session *ps, bool on);
 
-/* task.c: sessions that follow tasks or drain large PEBS at switches. */
-int skd_task_switch_get(void);
-void skd_task_switch_put(void);
-
 #endif /* _SKD_INTEL_RUN_H */

@@ -29,7 +29,7 @@ leaves() {
 	awk '{ for (i = 1; i < NF; i++) if ($i ~ /^[UK]\*?$/) { print $(i + 1); break } }'
 }
 
-plan 15
+plan 16
 
 skidless info --pmu "sim:$M" > "$T/info" 2>&1
 grep -q "^pmu: .*$M" "$T/info" && grep -q "^PEBS: *format" "$T/info" &&
@@ -117,6 +117,11 @@ out=$(skidless record --backend "sim:$M" -e mem_trans_retired.load_latency_gt_32
 	-o "$T/x" -- true 2>&1)
 [ $? != 0 ] && echo "$out" | grep -q -i "ldlat\|precise"
 result $? "an impossible precise level is refused with the reason: $out"
+
+out=$(skidless record --backend "sim:$M" -e cycles -C 0 --idle --duration 0.1 \
+	-o "$T/x" 2>&1)
+[ $? != 0 ] && echo "$out" | grep -q -- "--idle is for the timer backend"
+result $? "--idle with a PMU backend is refused, naming the timer backend: $out"
 
 out=$(skidless record --backend "sim:$M" -e topdown.slotz -o "$T/x" -- true 2>&1)
 [ $? != 0 ] && echo "$out" | grep -q "skidless list"

@@ -40,7 +40,7 @@ clean "record -- sh with short-lived children" 0 "$SKD" record -q -o "$T/b.data"
 "$BIN/busyloop" "$(slow 2)" &
 clean "record -p" 0 "$SKD" record -q -p $! --duration 0.5 -o "$T/c.data"
 wait
-clean "record -a with a small ring that overflows" 0 "$SKD" record -q -a \
+clean "record -a with a small ring that overflows" 0 "$SKD" record -q -a --idle \
 	-m 1 -F 4000 --duration 1 -o "$T/d.data"
 clean "script --all" 0 "$SKD" script --all -i "$T/b.data"
 clean "report" 0 "$SKD" report -i "$T/d.data"

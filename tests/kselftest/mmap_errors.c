@@ -54,6 +54,8 @@ int main(void)
 	skd_dev_info(fd, &info);
 	page = info.page_size;
 	data = RING_PAGES * page;
+	/* CPU 0's ring must fill while this process sleeps: idle samples. */
+	cfg.flags |= SKD_CFG_IDLE;
 
 	ktap_plan(15);
 	check("mmap before CONFIG", page, rw, MAP_SHARED, ctl0, EBADFD);

@@ -61,7 +61,7 @@ result $? "rmmod raced with sessions: refused $refused times, unloaded $unloaded
 result $? "every reload after an unload worked ($reloads_bad failed)"
 [ "$killed" = 0 ] && [ "$ran" -gt 0 ]
 result $? "sessions ran ($ran) or could not open ($failed); none crashed or hung ($killed)"
-skidless record -q -a -F 1000 --duration 0.3 -o "$T/final.data" 2> "$T/final.err" &&
+skidless record -q -a --idle -F 1000 --duration 0.3 -o "$T/final.data" 2> "$T/final.err" &&
 	[ "$(skidless script -i "$T/final.data" | wc -l)" -gt 0 ]
 result $? "a session samples normally afterwards"
 finish

@@ -187,7 +187,9 @@ CASE(carg_crosses, e->arg = memcpy(cguard - sizeof(*c) + 1, c,
 CASE(carg_size_unreadable, e->arg = cguard - 2)
 
 /* -- fields of struct skd_config -- */
-CASE(cflag_first_unknown, c->flags |= 1U << 5)
+CASE(cflag_first_unknown, c->flags |= 1U << 6)
+CASE(cidle, c->flags |= SKD_CFG_IDLE)
+CASE(cidle_pid, c->flags |= SKD_CFG_IDLE | SKD_CFG_PID; c->pid = getpid())
 CASE(cres0, c->reserved[0] = 1)
 CASE(cres1, c->reserved[1] = 1ULL << 63)
 CASE(cres3, c->reserved[3] = 1)
@@ -371,7 +373,9 @@ static const struct {
 	{ "config in a read-only page", carg_read_only, 0, 0 },
 	{ "config whose last byte is unmapped", carg_crosses, 0, EFAULT },
 	{ "config whose size is unmapped", carg_size_unreadable, 0, EFAULT },
-	{ "flag bit 5, the first unknown", cflag_first_unknown, 0, EOPNOTSUPP },
+	{ "flag bit 6, the first unknown", cflag_first_unknown, 0, EOPNOTSUPP },
+	{ "SKD_CFG_IDLE, system-wide", cidle, 0, 0 },
+	{ "SKD_CFG_IDLE with SKD_CFG_PID", cidle_pid, 0, EINVAL },
 	{ "reserved[0] set", cres0, 0, EINVAL },
 	{ "reserved[1] set", cres1, 0, EINVAL },
 	{ "reserved[3] set", cres3, 0, EINVAL },
@@ -427,6 +431,7 @@ static const struct {
 	  EOPNOTSUPP },
 	{ "sim:skylake, one event", snothing, 1, 0 },
 	{ "sim_model 0, the default", smodel_default, 1, 0 },
+	{ "SKD_CFG_IDLE for a PMU backend", cidle, 1, EINVAL },
 	{ "sim_model __SKD_SIM_MAX - 1, the last (hybrid: CPU 0's core type)",
 	  smodel_last, 1, 0 },
 	{ "sim_model __SKD_SIM_MAX, the first unknown", smodel_first_unknown, 1,
@@ -597,7 +602,8 @@ static void info_cases(void)
 	ktap_result(!err && in->size == sizeof(*in) &&
 		    tail_is(cbuf, sizeof(*in), page, 0xa5) &&
 		    !(in->features & ~(SKD_FEAT_MMAP_EVENTS | SKD_FEAT_READ_MAPS |
-				       SKD_FEAT_USER_STACK)) &&
+				       SKD_FEAT_USER_STACK |
+				       SKD_FEAT_TIMER_FOLLOWS)) &&
 		    memchr(in->version, 0, sizeof(in->version)) &&
 		    memchr(in->pmu, 0, sizeof(in->pmu)),
 		    "GET_INFO size of a page: %zu bytes written, features known, "

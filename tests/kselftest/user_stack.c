@@ -126,8 +126,9 @@ int main(int argc, char **argv)
 			ktap_fail_all("no PMU session config");
 	} else {
 		cfg = test_config(1000, 256, 0);
+		cfg.flags |= SKD_CFG_IDLE;
 	}
-	/* No pid filter: the idle task's samples come too. */
+	/* No pid filter: the idle task's samples come too (timer: asked). */
 	cfg.user_stack_bytes = STACK_BYTES;
 	if (session_open(&ts, &cfg) || pipe(pfd))
 		ktap_fail_all("cannot set up a session");

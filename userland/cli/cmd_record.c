@@ -29,6 +29,7 @@
 #include "memlock_explain.h"
 #include "params.h"
 #include "reader.h"
+#include "record_idle.h"
 #include "record_ksyms.h"
 #include "record_pmu.h"
 #include "record_output.h"
@@ -45,6 +46,7 @@
 struct options {
 	uint64_t freq;
 	bool all_cpus;
+	bool idle;		/* --idle: sample the idle task too */
 	const char *cpu_list;
 	pid_t pid;
 	const char *output;
@@ -112,6 +114,10 @@ static const char usage_text[] =
 	"                           module's, or intel when -e is given\n"
 	"  -a, --all-cpus           every CPU, every process\n"
 	"  -C, --cpu LIST           only these CPUs, e.g. 0,2-3\n"
+	"      --idle               with -a or -C on the timer backend: sample\n"
+	"                           idle CPUs too (the idle task, pid 0), waking\n"
+	"                           them; without it a CPU's timer runs only\n"
+	"                           while a task runs there\n"
 	"  -p, --pid PID            this process and its descendants\n"
 	"  -o, --output FILE        output file (default perf.data; FILE.old keeps\n"
 	"                           the previous one); - streams perf.data in\n"
@@ -207,7 +213,7 @@ static bool parse_format(const char *s, struct options *o)
 static int parse_options(int argc, char *argv[], struct options *o)
 {
 	enum { OPT_CALL_GRAPH = 256, OPT_DURATION, OPT_BACKEND,
-	       OPT_FORMAT };
+	       OPT_FORMAT, OPT_IDLE };
 	static const struct option longopts[] = {
 		{ "freq", required_argument, NULL, 'F' },
 		{ "event", required_argument, NULL, 'e' },
@@ -217,6 +223,7 @@ static int parse_options(int argc, char *argv[], struct options *o)
 		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'C' },
+		{ "idle", no_argument, NULL, OPT_IDLE },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -272,6 +279,9 @@ static int parse_options(int argc, char *argv[], struct options *o)
 			break;
 		case 'C':
 			o->cpu_list = optarg;
+			break;
+		case OPT_IDLE:
+			o->idle = true;
 			break;
 		case 'p':
 			if (!parse_uint("-p", optarg, 1, INT32_MAX, &v))
@@ -363,7 +373,8 @@ static void fill_config(struct recorder *rc)
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->size = sizeof(*cfg);
-	cfg->flags = SKD_CFG_FREQ;
+	cfg->flags = SKD_CFG_FREQ |
+		     record_idle_flags(rc->o.idle, rc->info.features);
 	cfg->backend = rp->backend;
 	cfg->ring_pages = rc->o.ring_pages;
 	cfg->sample_freq = rc->o.freq;
@@ -795,6 +806,7 @@ static int command_status(const struct recorder *rc)
 int record_main(int argc, char *argv[])
 {
 	struct recorder rc = { .fd = -1, .sigfd = -1, .pidfd = -1 };
+	const char *why;
 	int ret, status = 1;
 
 	if (parse_options(argc, argv, &rc.o)) {
@@ -828,6 +840,12 @@ int record_main(int argc, char *argv[])
 	if (!record_pmu_resolve(&rc.o.pmu, rc.fd, &rc.info) ||
 	    !check_limits(&rc))
 		goto out;
+	why = record_idle_conflict(rc.o.idle, rc.o.pmu.follows,
+				   rc.o.pmu.backend);
+	if (why) {
+		fprintf(stderr, "%s\n", why);
+		goto out;
+	}
 	if (rc.o.lbr_callchain && rc.o.pmu.backend == SKD_BACKEND_TIMER) {
 		fprintf(stderr, "--call-graph lbr needs a PMU backend (--backend intel or sim:MODEL)\n");
 		goto out;

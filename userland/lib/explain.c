@@ -44,7 +44,8 @@ static const struct explanation table[] = {
 	  "/sys/devices/system/cpu/possible)" },
 	{ SKD_OP_CONFIG, EINVAL,
 	  "the module rejected the session: -m must be a power of two, -F "
-	  "above 0, -C not empty, and not both user and kernel excluded" },
+	  "above 0, -C not empty, not both user and kernel excluded, and "
+	  "--idle only with -a or -C on the timer backend" },
 	{ SKD_OP_CONFIG, EBUSY,
 	  "this session is configured already: open a new one" },
 	{ SKD_OP_CONFIG, ENOSPC,

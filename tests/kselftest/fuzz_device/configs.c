@@ -71,6 +71,9 @@ static void good_timer(struct skd_config *c)
 			pid_may_vanish = true;
 		}
 	}
+	/* Idle samples, system-wide only (EINVAL with a pid). */
+	if (chance(100) && !(c->flags & SKD_CFG_PID))
+		c->flags |= SKD_CFG_IDLE;
 	if (chance(200))
 		cpumask_pick(c);
 	/* Version 2: user registers and stack, any valid size. */
@@ -87,6 +90,8 @@ static void sim_base(struct skd_config *c)
 {
 	good_timer(c);
 	c->backend = SKD_BACKEND_SIM;
+	/* Idle samples are the timer's (EINVAL here). */
+	c->flags &= ~SKD_CFG_IDLE;
 	c->sim_model = sim_model_arg ? sim_model_arg : below(__SKD_SIM_MAX);
 	/* A hybrid model's session takes one core type: CPU 0's. */
 	if (c->sim_model == SKD_SIM_ALDERLAKE) {
@@ -210,7 +215,16 @@ static void corrupt(struct skd_config *c, bool sim)
 
 	switch (k) {
 	case 0:
-		c->flags |= 1U << (5 + below(27));
+		if (!chance(200)) {
+			c->flags |= 1U << (6 + below(26));
+			break;
+		}
+		/* Idle samples of a PMU, or of a followed process. */
+		c->flags |= SKD_CFG_IDLE;
+		if (!sim) {
+			c->flags |= SKD_CFG_PID;
+			c->pid = getpid();
+		}
 		break;
 	case 1:
 		switch (below(4)) {
