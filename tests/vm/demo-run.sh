@@ -24,7 +24,8 @@ bash tests/vm/run.sh --mode demo --demo /skd/bin/demo.sh \
 	--kernel "/boot/vmlinuz-$KVER" --ko skidless.ko --bin build/vm-bin \
 	--out "$OUT" --timeout 300 | tee "$OUT.log"
 
-top=$(awk '/^== skidless report/ { r = 1; next } r && !/^#/ && NF >= 4 { print $3; exit }' "$OUT.log")
+top=$(awk '/^== skidless report/ { r = 1; next }
+	r && !/^#/ { for (i = 1; i < NF; i++) if ($i == "[.]" || $i == "[k]") { print $(i + 1); exit } }' "$OUT.log")
 echo
 if [ "$top" = hot_loop ]; then
 	echo "demo: the profile's top function is hot_loop, as the workload intends"

@@ -12,8 +12,8 @@ echo
 echo "== skidless record -F 997 -o demo.data -- hotcold 4"
 skidless record -q -F 997 -o demo.data -- hotcold 4
 echo
-echo "== skidless report -i demo.data -n 8"
-skidless report -i demo.data -n 8
+echo "== skidless report --no-children -i demo.data -n 8"
+skidless report --no-children -i demo.data -n 8
 echo
 echo "== skidless script -i demo.data (three samples in hot_loop)"
 skidless script -i demo.data | grep " hot_loop+" | head -n 3
