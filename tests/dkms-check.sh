@@ -28,11 +28,8 @@ if [ -z "${SKD_PKG_UNSHARED:-}" ] && [ "$(id -u)" = 0 ]; then
 		bash "$0" "$@"
 fi
 
-n=0 fails=0 T0=$SECONDS
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n $2"; else
-	echo "not ok $n $2"; fails=$((fails + 1)); [ -n "${3:-}" ] &&
-	tail -n 30 "$3" | sed 's/^/# /'; fi; }
-finish() { echo "1..$n"; echo "# dkms-check.sh took $((SECONDS - T0)) s"; [ $fails = 0 ]; exit; }
+. tests/bookworm_chroot.sh
+tap_init dkms-check.sh
 
 if [ "$(id -u)" != 0 ]; then
 	echo "not ok 1 dkms-check: needs root (chroot, mounts)"; n=1; fails=1; finish
@@ -52,50 +49,7 @@ if [ "${SKD_DEB_BUILT:-}" != 1 ] || [ ! -s "$DKMS_DEB" ]; then
 fi
 [ -s "$DKMS_DEB" ] || finish
 
-CACHE=${SKD_CHROOT_CACHE:-/root/.cache/skidless-chroot}
-MIRROR=http://deb.debian.org/debian
-BASE=$CACHE/bookworm-base.tar
-mkdir -p "$CACHE/archives/partial"
-t=$SECONDS
-if [ ! -s "$BASE" ]; then
-	rm -rf "$CACHE/base.tmp"
-	debootstrap --variant=minbase bookworm "$CACHE/base.tmp" "$MIRROR" \
-		> "$OUT/debootstrap.log" 2>&1 &&
-		tar -C "$CACHE/base.tmp" -cf "$BASE.tmp" . && mv "$BASE.tmp" "$BASE"
-	rc=$?
-	rm -rf "$CACHE/base.tmp"
-	ok $rc "debootstrap bookworm into the cache ($((SECONDS - t)) s)" "$OUT/debootstrap.log"
-	[ $rc = 0 ] || finish
-fi
-
-R=$OUT/chroot
-mkdir -p "$R"
-cleanup() {
-	for m in var/cache/apt/archives dev proc; do
-		mountpoint -q "$R/$m" 2> /dev/null && umount -l "$R/$m"
-	done
-	findmnt -rn -o TARGET | grep -q "^$R" || rm -rf "$R"
-}
-trap cleanup EXIT
-tar -C "$R" -xf "$BASE" &&
-	cat > "$R/etc/apt/sources.list" <<-EOS &&
-	deb $MIRROR bookworm main
-	deb $MIRROR bookworm-updates main
-	deb http://deb.debian.org/debian-security bookworm-security main
-	EOS
-	cp /etc/resolv.conf "$R/etc/resolv.conf" &&
-	printf '#!/bin/sh\nexit 101\n' > "$R/usr/sbin/policy-rc.d" &&
-	chmod 755 "$R/usr/sbin/policy-rc.d" &&
-	mount -t proc proc "$R/proc" &&
-	mount --bind /dev "$R/dev" &&
-	mount --bind "$CACHE/archives" "$R/var/cache/apt/archives"
-rc=$?
-in_chroot() { chroot "$R" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-	DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 HOME=/root "$@"; }
-[ $rc = 0 ] && in_chroot apt-get update -q > "$OUT/apt-update.log" 2>&1
-rc=$?
-ok $rc "a clean bookworm chroot from the cached debootstrap ($((SECONDS - t)) s)" "$OUT/apt-update.log"
-[ $rc = 0 ] || finish
+bookworm_chroot
 
 # Debian's two bookworm kernels: 6.1 (linux-headers-amd64) and 6.12
 # (linux-headers-6.12-amd64), whatever their current ABI numbers. Unpacking
