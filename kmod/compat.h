@@ -112,4 +112,14 @@ static inline const struct inode *skd_file_user_inode(struct file *f)
 }
 #endif
 
+/*
+ * 6.2 made nla_policy's range pointers const; before, the ranges a policy
+ * points at cannot be const themselves.
+ */
+#ifdef SKD_HAVE_CONST_NLA_RANGE
+#define skd_nla_range_t	const struct netlink_range_validation
+#else
+#define skd_nla_range_t	struct netlink_range_validation __ro_after_init
+#endif
+
 #endif /* _SKD_COMPAT_H */

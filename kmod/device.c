@@ -41,6 +41,26 @@ static int get_size(const void __user *uarg, u32 *usize, u32 min)
 	return 0;
 }
 
+void skd_info_fill(struct skd_info *info)
+{
+	info->size = sizeof(*info);
+	info->abi_version = SKD_ABI_VERSION;
+	info->backends = skd_backends_usable();
+	info->default_backend = skd_backend_default();
+	info->nr_cpu_ids = nr_cpu_ids;
+	info->nr_cpus_online = num_online_cpus();
+	info->page_size = PAGE_SIZE;
+	info->max_ring_pages = READ_ONCE(skd_max_ring_pages);
+	info->max_callchain = SKD_MAX_CALLCHAIN;
+	info->max_freq = READ_ONCE(skd_max_freq);
+	info->sessions = skd_sessions_open();
+	info->features = SKD_FEAT_READ_MAPS | SKD_FEAT_USER_STACK |
+			SKD_FEAT_TIMER_FOLLOWS |
+			(skd_mmap_events_active() ? SKD_FEAT_MMAP_EVENTS : 0);
+	strscpy(info->version, SKD_VERSION, sizeof(info->version));
+	skd_pmu_describe(info->pmu, sizeof(info->pmu));
+}
+
 static long ioctl_get_info(void __user *uarg)
 {
 	struct skd_info info = {};
@@ -50,24 +70,8 @@ static long ioctl_get_info(void __user *uarg)
 	ret = get_size(uarg, &usize, SKD_INFO_SIZE_VER0);
 	if (ret)
 		return ret;
-
+	skd_info_fill(&info);
 	info.size = min_t(u32, usize, sizeof(info));
-	info.abi_version = SKD_ABI_VERSION;
-	info.backends = skd_backends_usable();
-	info.default_backend = skd_backend_default();
-	info.nr_cpu_ids = nr_cpu_ids;
-	info.nr_cpus_online = num_online_cpus();
-	info.page_size = PAGE_SIZE;
-	info.max_ring_pages = skd_max_ring_pages;
-	info.max_callchain = SKD_MAX_CALLCHAIN;
-	info.max_freq = skd_max_freq;
-	info.sessions = skd_sessions_open();
-	info.features = SKD_FEAT_READ_MAPS | SKD_FEAT_USER_STACK |
-			SKD_FEAT_TIMER_FOLLOWS |
-			(skd_mmap_events_active() ? SKD_FEAT_MMAP_EVENTS : 0);
-	strscpy(info.version, SKD_VERSION, sizeof(info.version));
-	skd_pmu_describe(info.pmu, sizeof(info.pmu));
-
 	if (copy_to_user(uarg, &info, info.size))
 		return -EFAULT;
 	return 0;
@@ -183,6 +187,21 @@ static long ioctl_get_stats(struct skd_session *s, void __user *uarg)
 out_free:
 	kvfree(buf);
 	return ret;
+}
+
+void skd_pmu_info_fill(struct skd_pmu_info *info)
+{
+	struct skd_pmu_caps caps;
+
+	memset(info, 0, sizeof(*info));
+	info->backend = SKD_BACKEND_INTEL;
+	skd_hw_caps(0, &caps);
+	skd_pmu_caps_to_info(&caps, info);
+	if (skd_vmx_guard_hypervisor())
+		info->flags |= SKD_PMU_VMX;
+	info->max_sample_rate = skd_pmu_max_sample_rate();
+	info->sim_models = skd_sim_models();
+	info->size = sizeof(*info);
 }
 
 static long ioctl_get_pmu(void __user *uarg)

@@ -19,6 +19,7 @@
 #include "intel/vmx_guard.h"
 #include "memlock.h"
 #include "mmap_events.h"
+#include "netlink.h"
 
 /* Ring indexes are local_t: 64 bits wide only on 64-bit kernels. */
 #ifndef CONFIG_X86_64
@@ -29,12 +30,6 @@ static char *backend = "timer";
 module_param(backend, charp, 0444);
 MODULE_PARM_DESC(backend, "Default backend for sessions that do not pick one (timer, intel)");
 
-/*
- * The timer backend's hrtimer fires at most this often per CPU: above
- * 100 kHz (10 us a sample, the PMU's default max_sample_rate) a CPU would
- * spend most of its time in the sampling interrupt.
- */
-#define SKD_MAX_FREQ_LIMIT	100000
 unsigned int skd_max_freq = 20000;
 module_param_named(max_freq, skd_max_freq, uint, 0444);
 MODULE_PARM_DESC(max_freq, "Highest timer backend sampling frequency, Hz, 1..100000 (default 20000)");
@@ -49,9 +44,10 @@ static int __init skd_init(void)
 	int ret;
 
 	if (!skd_max_freq || skd_max_freq > SKD_MAX_FREQ_LIMIT ||
-	    !skd_max_ring_pages || !is_power_of_2(skd_max_ring_pages)) {
-		pr_err("max_freq must be 1..%u and max_ring_pages a power of two\n",
-		       SKD_MAX_FREQ_LIMIT);
+	    !is_power_of_2(skd_max_ring_pages) ||
+	    skd_max_ring_pages > SKD_MAX_RING_PAGES_LIMIT) {
+		pr_err("max_freq must be 1..%u and max_ring_pages a power of two up to %u\n",
+		       SKD_MAX_FREQ_LIMIT, SKD_MAX_RING_PAGES_LIMIT);
 		return -EINVAL;
 	}
 	ret = skd_hw_detect();
@@ -75,14 +71,20 @@ static int __init skd_init(void)
 	ret = skd_cpu_init();
 	if (ret)
 		goto err_mmap;
-	ret = skd_device_init();
+	/* Before the device: sessions tell the "events" group. */
+	ret = skd_netlink_init();
 	if (ret)
 		goto err_cpu;
+	ret = skd_device_init();
+	if (ret)
+		goto err_netlink;
 
 	skd_pmu_describe(pmu, sizeof(pmu));
 	pr_info("%s loaded, backend %s; PMU: %s\n", SKD_VERSION, backend, pmu);
 	return 0;
 
+err_netlink:
+	skd_netlink_uninit();
 err_cpu:
 	skd_cpu_uninit();
 err_mmap:
@@ -102,6 +104,7 @@ static void __exit skd_exit(void)
 {
 	/* The device holds a module reference per session: none are left. */
 	skd_device_uninit();
+	skd_netlink_uninit();
 	skd_cpu_uninit();
 	skd_mmap_events_uninit();
 	skd_sideband_uninit();

@@ -109,6 +109,16 @@ void skd_memlock_uncharge(struct skd_memlock *ml)
 	memset(ml, 0, sizeof(*ml));
 }
 
+unsigned int skd_memlock_kb(void)
+{
+	return READ_ONCE(mlock_kb);
+}
+
+void skd_memlock_set_kb(unsigned int kb)
+{
+	WRITE_ONCE(mlock_kb, kb);
+}
+
 void skd_memlock_uninit(void)
 {
 	xa_destroy(&user_pages);

@@ -22,6 +22,9 @@ struct skd_memlock {
 int skd_memlock_charge(struct skd_memlock *ml, unsigned long pages);
 /* Give back what skd_memlock_charge() took; any process context. */
 void skd_memlock_uncharge(struct skd_memlock *ml);
+/* The mlock_kb parameter: KiB per online CPU a user pins freely. */
+unsigned int skd_memlock_kb(void);
+void skd_memlock_set_kb(unsigned int kb);
 void skd_memlock_uninit(void);
 
 #endif /* _SKD_MEMLOCK_H */

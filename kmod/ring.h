@@ -20,6 +20,8 @@ struct skd_ring {
 	struct page **pages;		/* data pages */
 	unsigned int nr_pages;
 	void *data;			/* vmap of pages[] twice over */
+	/* PMU throttles on this CPU: NMI writes, netlink reads racily. */
+	unsigned long throttles;
 };
 
 struct skd_ring *skd_ring_alloc(unsigned int cpu, unsigned int nr_pages,

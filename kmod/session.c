@@ -8,12 +8,16 @@
  *   cpus_read_lock()    CPUs stay put while a session starts or stops
  *   skd_running_lock    the running list; the hotplug callbacks take it
  *                       with the hotplug lock held for write
+ * and apart from those, taken alone:
+ *   skd_registry_lock   the registry of open sessions by id (netlink.c
+ *                       reads sessions under it; no other lock nests)
  * Nothing here is taken in a path that faults on user memory: the device
  * copies arguments in and out before and after calling in, so mmap (which
  * holds mmap_lock) never waits behind us.
  */
 #include <linux/atomic.h>
 #include <linux/cpu.h>
+#include <linux/cred.h>
 #include <linux/mm.h>
 #include <linux/nospec.h>
 #include <linux/pid.h>
@@ -23,10 +27,12 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/xarray.h>
 
 #include "backend.h"
 #include "cpu.h"
 #include "memlock.h"
+#include "netlink.h"
 #include "params.h"
 #include "ring.h"
 #include "session.h"
@@ -38,6 +44,39 @@
 static DEFINE_MUTEX(skd_running_lock);
 LIST_HEAD(skd_running_sessions);
 static atomic_t skd_nr_sessions = ATOMIC_INIT(0);
+
+static DEFINE_MUTEX(skd_registry_lock);
+static DEFINE_XARRAY_ALLOC1(skd_registry);
+static u32 skd_registry_next;		/* ids are not reused soon */
+
+void skd_sessions_lock(void)
+{
+	mutex_lock(&skd_registry_lock);
+}
+
+void skd_sessions_unlock(void)
+{
+	mutex_unlock(&skd_registry_lock);
+}
+
+struct skd_session *skd_session_by_id(u32 id)
+{
+	lockdep_assert_held(&skd_registry_lock);
+	return xa_load(&skd_registry, id);
+}
+
+struct skd_session *skd_session_next(unsigned long *id)
+{
+	lockdep_assert_held(&skd_registry_lock);
+	return xa_find(&skd_registry, id, U32_MAX, XA_PRESENT);
+}
+
+void skd_session_count_throttle(struct skd_session *s)
+{
+	struct skd_ring *r = s->rings[smp_processor_id()];
+
+	WRITE_ONCE(r->throttles, r->throttles + 1);
+}
 
 int skd_sessions_open(void)
 {
@@ -59,6 +98,18 @@ struct skd_session *skd_session_create(void)
 	init_waitqueue_head(&s->wq);
 	INIT_LIST_HEAD(&s->running);
 	s->state = SKD_SESSION_OPEN;
+	s->owner_pid = task_tgid_nr(current);
+	s->owner_uid = from_kuid(&init_user_ns, current_uid());
+	get_task_comm(s->owner_comm, current);
+	mutex_lock(&skd_registry_lock);
+	if (xa_alloc_cyclic(&skd_registry, &s->id, s, xa_limit_31b,
+			    &skd_registry_next, GFP_KERNEL) < 0) {
+		mutex_unlock(&skd_registry_lock);
+		free_cpumask_var(s->cpus);
+		kfree(s);
+		return NULL;
+	}
+	mutex_unlock(&skd_registry_lock);
 	s->pid_ns = get_pid_ns(task_active_pid_ns(current));
 	atomic_inc(&skd_nr_sessions);
 	return s;
@@ -80,6 +131,10 @@ void skd_session_destroy(struct skd_session *s)
 {
 	if (s->state == SKD_SESSION_RUNNING)
 		skd_session_stop(s);
+	/* Netlink readers are done with it once this returns. */
+	mutex_lock(&skd_registry_lock);
+	xa_erase(&skd_registry, s->id);
+	mutex_unlock(&skd_registry_lock);
 	if (s->configured) {
 		s->backend->fini(s);
 		skd_cpu_sleep_put();
@@ -113,7 +168,7 @@ static int check_config(const struct skd_config *cfg)
 		return -EINVAL;
 	if (!cfg->ring_pages || !is_power_of_2(cfg->ring_pages))
 		return -EINVAL;
-	if (cfg->ring_pages > skd_max_ring_pages)
+	if (cfg->ring_pages > READ_ONCE(skd_max_ring_pages))
 		return -ERANGE;
 	/* A fuller mark might never be reached: records vary in size. */
 	ring_bytes = (u64)cfg->ring_pages << PAGE_SHIFT;
@@ -323,6 +378,8 @@ out_unlock_cpus:
 
 out_unlock:
 	mutex_unlock(&s->lock);
+	if (!ret)
+		skd_nl_session_event(s, SKD_NOTIFY_STARTED);
 	return ret;
 }
 
@@ -355,6 +412,8 @@ int skd_session_stop(struct skd_session *s)
 
 out_unlock:
 	mutex_unlock(&s->lock);
+	if (!ret)
+		skd_nl_session_event(s, SKD_NOTIFY_STOPPED);
 	return ret;
 }
 

@@ -10,6 +10,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
+#include <linux/sched.h>
 #include <linux/wait.h>
 
 #include "memlock.h"
@@ -28,6 +29,14 @@ enum skd_session_state {
 };
 
 struct skd_session {
+	u32 id;				/* in the registry, >= 1; netlink's */
+	pid_t owner_pid;		/* opener, initial pid namespace */
+	uid_t owner_uid;		/* opener, initial user namespace */
+	char owner_comm[TASK_COMM_LEN];
+	/* Counts already told to netlink listeners (netlink.c's poller). */
+	u64 nl_lost_seen, nl_throttles_seen;
+	unsigned long nl_lost_at, nl_throttled_at;	/* jiffies */
+
 	struct mutex lock;		/* state transitions of this session */
 	enum skd_session_state state;	/* written under lock, read racily */
 	bool configured;		/* set once, with release, after rings */
@@ -77,6 +86,19 @@ int skd_sessions_open(void);
 /* Does @task belong to what @s follows? Any context, under RCU. */
 bool skd_session_wants_task(const struct skd_session *s,
 			    struct task_struct *task);
+
+/*
+ * The registry of open sessions, by id, for netlink. Under
+ * skd_sessions_lock() a session found here stays allocated: destroy takes
+ * it out under the same lock before freeing anything.
+ */
+void skd_sessions_lock(void);
+void skd_sessions_unlock(void);
+struct skd_session *skd_session_by_id(u32 id);
+/* The session with the lowest id >= *@id, and *@id set to it; or NULL. */
+struct skd_session *skd_session_next(unsigned long *id);
+/* A PMU backend throttled sampling on this CPU. Context: the PMI. */
+void skd_session_count_throttle(struct skd_session *s);
 
 /* Running sessions, for the sideband probes: walk with RCU. */
 extern struct list_head skd_running_sessions;

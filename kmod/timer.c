@@ -138,7 +138,8 @@ static bool timer_usable(char *why, size_t len)
 
 static int timer_validate(const struct skd_config *cfg)
 {
-	u64 min_period = NSEC_PER_SEC / skd_max_freq;
+	u32 max_freq = READ_ONCE(skd_max_freq);
+	u64 min_period = NSEC_PER_SEC / max_freq;
 
 	/* Events, LBR and sim models belong to the PMU backends. */
 	if (cfg->nr_events || cfg->sim_model)
@@ -152,7 +153,7 @@ static int timer_validate(const struct skd_config *cfg)
 	if (cfg->flags & SKD_CFG_FREQ) {
 		if (!cfg->sample_freq)
 			return -EINVAL;
-		if (cfg->sample_freq > skd_max_freq)
+		if (cfg->sample_freq > max_freq)
 			return -ERANGE;
 	} else {
 		if (!cfg->sample_period)

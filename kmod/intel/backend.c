@@ -23,6 +23,7 @@
 #include "backend.h"
 #include "hw.h"
 #include "models.h"
+#include "netlink.h"
 #include "run.h"
 #include "session.h"
 #include "sim_provider.h"
@@ -94,6 +95,16 @@ static void release_counters(struct skd_pmu_session *ps, u64 gp_mask)
 			ps->ops->release(i);
 }
 
+/*
+ * START cannot have the PMU: say why in the log and to netlink's "events"
+ * group. Every refusal here is EBUSY.
+ */
+static void refuse(struct skd_session *s, const char *why)
+{
+	pr_info_ratelimited("%s\n", why);
+	skd_nl_refused(s, -EBUSY, "%s", why);
+}
+
 static int pmu_prepare(struct skd_session *s)
 {
 	struct skd_pmu_session *ps = pmu_of(s);
@@ -105,8 +116,10 @@ static int pmu_prepare(struct skd_session *s)
 
 	for_each_cpu(cpu, s->cpus) {
 		if (per_cpu(skd_pmu_claim, cpu)) {
-			pr_info_ratelimited("cpu%u: the PMU is used by another skidless session\n",
-					    cpu);
+			snprintf(why, sizeof(why),
+				 "cpu%u: the PMU is used by another skidless session",
+				 cpu);
+			refuse(s, why);
 			return -EBUSY;
 		}
 	}
@@ -114,8 +127,10 @@ static int pmu_prepare(struct skd_session *s)
 		if (!(gp & BIT_ULL(i)))
 			continue;
 		if (!ps->ops->reserve(i)) {
-			pr_info_ratelimited("counter %u is held by perf or the NMI watchdog: stop them (sysctl kernel.nmi_watchdog=0)\n",
-					    i);
+			snprintf(why, sizeof(why),
+				 "counter %u is held by perf or the NMI watchdog: stop them (sysctl kernel.nmi_watchdog=0)",
+				 i);
+			refuse(s, why);
 			release_counters(ps, taken);
 			return -EBUSY;
 		}
@@ -124,20 +139,23 @@ static int pmu_prepare(struct skd_session *s)
 	if (ps->plan.pebs_counters) {
 		ret = skd_vmx_guard_get(why, sizeof(why));
 		if (ret) {
-			pr_info_ratelimited("%s\n", why);
+			refuse(s, why);
 			goto err_release;
 		}
 	}
 	for_each_cpu_and(cpu, s->cpus, cpu_online_mask)
 		smp_call_function_single(cpu, probe_busy, &bp, true);
 	if (bp.busy) {
-		pr_info_ratelimited("counters skidless needs are already counting: another PMU user is active (the NMI watchdog uses fixed counter 1: sysctl kernel.nmi_watchdog=0)\n");
+		refuse(s,
+		       "counters skidless needs are already counting: another PMU user is active (the NMI watchdog uses fixed counter 1: sysctl kernel.nmi_watchdog=0)");
 		ret = -EBUSY;
 		goto err_guard;
 	}
 	if (bp.guest_cpu >= 0) {
-		pr_info_ratelimited("PEBS refused: cpu%d has VMX on (a hypervisor can enter guests, where PEBS would stay armed); stop it, or sample without :p\n",
-				    bp.guest_cpu);
+		snprintf(why, sizeof(why),
+			 "PEBS refused: cpu%d has VMX on (a hypervisor can enter guests, where PEBS would stay armed); stop it, or sample without :p",
+			 bp.guest_cpu);
+		refuse(s, why);
 		ret = -EBUSY;
 		goto err_guard;
 	}

@@ -53,6 +53,11 @@ u32 skd_pmu_max_sample_rate(void)
 	return READ_ONCE(max_sample_rate);
 }
 
+void skd_pmu_set_max_sample_rate(u32 rate)
+{
+	WRITE_ONCE(max_sample_rate, rate);
+}
+
 /* Our counters on or off in GLOBAL_CTRL; another owner's keep their state. */
 static void write_ctrl(struct skd_pmu_cpu *pc, bool on)
 {
@@ -190,6 +195,7 @@ static void maybe_throttle(struct skd_pmu_cpu *pc, u64 now)
 	}
 	pc->throttled = true;
 	pc->throttle_ns = due - elapsed;
+	skd_session_count_throttle(pc->ps->s);
 	throttle_record(pc, SKD_REC_THROTTLE);
 	/* hrtimers cannot be armed from NMI context: bounce through IRQ. */
 	irq_work_queue(&pc->unthrottle_work);

@@ -141,6 +141,8 @@ void skd_pmu_throttle_init(struct skd_pmu_cpu *pc);
 void skd_pmu_throttle_stop(struct skd_pmu_cpu *pc);
 void skd_pmu_throttle_fini(struct skd_pmu_cpu *pc);
 u32 skd_pmu_max_sample_rate(void);
+/* Root's SKD_CMD_SET_SETTINGS, range already checked. */
+void skd_pmu_set_max_sample_rate(u32 rate);
 
 /* The u64 of the DS management area at byte offset @off (SKD_DS_*). */
 #define SKD_DS_U64(off)		((off) / sizeof(u64))

@@ -25,6 +25,7 @@
 #include <linux/notifier.h>
 #include <linux/string.h>
 
+#include "netlink.h"
 #include "vmx_guard.h"
 
 static const char *const hypervisors[] = { "kvm_intel", "vboxdrv", "vmmon" };
@@ -116,6 +117,9 @@ static int module_event(struct notifier_block *nb, unsigned long action,
 	atomic_dec(&coming[i]);
 	pr_warn_ratelimited("refusing to load %s while a PEBS session runs (guests would run with PEBS armed); stop the session first\n",
 			    mod->name);
+	skd_nl_refused(NULL, -EBUSY,
+		       "refused to load %s while a PEBS session runs (guests would run with PEBS armed); stop the session first",
+		       mod->name);
 	return notifier_from_errno(-EBUSY);
 }
 
