@@ -29,14 +29,14 @@ else
 Q := @
 quiet = @printf '  %-7s %s\n'
 endif
-PKGS := libdw libelf libkmod json-c libprotobuf-c zlib capstone
+PKGS := libdw libelf libkmod json-c libprotobuf-c zlib capstone libnl-3.0 libnl-genl-3.0
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP \
 	-Iuapi -Iuserland/lib -Iuserland/cli -Ikmod/intel -Ikmod/host -I$(BUILD)/gen \
 	-DSKD_TOOL_VERSION='"$(VERSION)"' \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
-	echo -ldw -lelf -lkmod -ljson-c -lprotobuf-c -lz -lcapstone) -liberty -lm
+	echo -ldw -lelf -lkmod -ljson-c -lprotobuf-c -lz -lcapstone -lnl-genl-3 -lnl-3) -liberty -lm
 
 # Intel's event lists become C at build time, for the command as for the
 # module (Kbuild runs the same generator): rules and names.

@@ -7,6 +7,7 @@
 
 #include "device.h"
 #include "explain.h"
+#include "nl_cli.h"
 #include "params.h"
 #include "pmu_query.h"
 #include "subcommands.h"
@@ -134,6 +135,54 @@ static void print_sim_models(int fd)
 	printf("\n");
 }
 
+/*
+ * The loaded module's answer through generic netlink: no session is
+ * opened, so any user may ask. 0, or -errno when netlink cannot answer
+ * (the module is not loaded, or predates netlink).
+ */
+static int info_netlink(void)
+{
+	struct skd_nl_info ni;
+	uint32_t set[16] = { 0 };
+	struct skd_nl *nl;
+	int fd, ret;
+
+	ret = nl_cli_open(&nl, false, true);
+	if (ret)
+		return ret;
+	ret = skd_nl_get_info(nl, &ni);
+	if (!ret)
+		ret = skd_nl_get_settings(nl, set);
+	skd_nl_close(nl);
+	if (ret)
+		return ret;
+	/* skd_nl_settings: max_sample_rate, max_freq, max_ring_pages, mlock_kb */
+	ni.info.max_freq = set[1];
+	ni.info.max_ring_pages = set[2];
+	printf("skidless:    tool %s, module %.*s, ABI %u%s\n", SKD_TOOL_VERSION,
+	       (int)sizeof(ni.info.version), ni.info.version,
+	       ni.info.abi_version, ni.info.abi_version == SKD_ABI_VERSION ?
+	       "" : " (this tool speaks another ABI)");
+	print_backends(&ni.info);
+	printf("pmu:         %.*s\n", (int)sizeof(ni.info.pmu), ni.info.pmu);
+	/* The sim models are the device's to tell: only when it opens. */
+	fd = skd_dev_open(false);
+	if (fd >= 0) {
+		print_sim_models(fd);
+		close(fd);
+	}
+	printf("cpus:        %u online, ids below %u\n",
+	       ni.info.nr_cpus_online, ni.info.nr_cpu_ids);
+	printf("rings:       up to %u pages of %u bytes per CPU\n",
+	       ni.info.max_ring_pages, ni.info.page_size);
+	printf("timer:       up to %u Hz\n", ni.info.max_freq);
+	printf("throttling:  above %u PMU samples/s per CPU\n", set[0]);
+	printf("memlock:     %u KiB per CPU without RLIMIT_MEMLOCK\n", set[3]);
+	printf("call chains: up to %u frames\n", ni.info.max_callchain);
+	printf("sessions:    %u open\n", ni.info.sessions);
+	return 0;
+}
+
 int info_main(int argc, char *argv[])
 {
 	const char *pmu = NULL;
@@ -154,6 +203,8 @@ int info_main(int argc, char *argv[])
 		return !help;
 	}
 
+	if (!pmu && !info_netlink())
+		return 0;
 	fd = skd_dev_open(true);
 	if (fd < 0) {
 		fprintf(stderr, "%s: %s\n", PROG_NAME,

@@ -20,6 +20,9 @@ static const struct {
 	{ "convert", convert_main, "Write a capture in another tool's format" },
 	{ "diff", diff_main, "Compare two captures symbol by symbol" },
 	{ "selftest", selftest_main, "Measure skid and check LBR call stacks on this PMU" },
+	{ "stat", stat_main, "Show open sessions and their per-CPU rates" },
+	{ "events", events_main, "Follow the module's events: sessions, losses, throttling" },
+	{ "set", set_main, "Show or change the module's settings" },
 };
 
 static void show_usage(FILE *f)

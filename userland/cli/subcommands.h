@@ -16,5 +16,8 @@ int convert_main(int argc, char *argv[]);
 int diff_main(int argc, char *argv[]);
 int list_main(int argc, char *argv[]);
 int selftest_main(int argc, char *argv[]);
+int stat_main(int argc, char *argv[]);
+int events_main(int argc, char *argv[]);
+int set_main(int argc, char *argv[]);
 
 #endif /* _SKD_SUBCOMMANDS_H */
