@@ -149,8 +149,13 @@ $(BUILD)/kselftest/%: tests/kselftest/%.c $$(wildcard tests/kselftest/%/*) \
 	@mkdir -p $(dir $@)
 	$(quiet) CC $<
 	$(Q)$(CC) $(filter-out -O2,$(CFLAGS)) $(KSFT_CFLAGS) -Itests/kselftest \
-		-o $@ $< $(wildcard tests/kselftest/$*/*.c) $(KSFT_LIBS) $(LIB) \
-		$(LDLIBS)
+		-o $@ $< $(wildcard tests/kselftest/$*/*.c) $(KSFT_EXTRA) \
+		$(KSFT_LIBS) $(LIB) $(LDLIBS)
+
+# The device fuzzer also speaks the netlink family, as the netlink test.
+$(BUILD)/kselftest/fuzz_device: KSFT_EXTRA := tests/kselftest/netlink/rawnl.c
+$(BUILD)/kselftest/fuzz_device: tests/kselftest/netlink/rawnl.c \
+	tests/kselftest/netlink/rawnl.h
 
 # The DWARF unwinding test's workload must have no frame pointers.
 $(BUILD)/kselftest/dwarf_chain: KSFT_CFLAGS += -O1 -g -fomit-frame-pointer

@@ -32,7 +32,7 @@ clean() {
 	result $? "$desc (rc $rc)"
 }
 
-plan 15
+plan 21
 clean "info" 0 "$SKD" info
 clean "record -- busyloop" 0 "$SKD" record -q -o "$T/a.data" -- "$BIN/busyloop" 1
 clean "record -- sh with short-lived children" 0 "$SKD" record -q -o "$T/b.data" -- \
@@ -57,4 +57,17 @@ clean "an event the planner refuses, explained" 1 "$SKD" record -q \
 	--backend sim:skylake -e branches,branches,branches,branches,branches \
 	-o "$T/g.data" -- true
 clean "selftest on sim" 0 "$SKD" selftest --backend sim:skylake --seconds "$(slow 0.5)"
+# The netlink commands (libnl-genl-3): requests, dumps, refusals, events.
+clean "set (show)" 0 "$SKD" set
+clean "set max_freq to what it is" 0 "$SKD" set max_freq="$(cat /sys/module/skidless/parameters/max_freq)"
+clean "set refused, with the kernel's message" 1 "$SKD" set max_freq=100001
+"$BIN/skidless" record -q -o "$T/h.data" -- "$BIN/busyloop" "$(slow 3)" &
+sleep 1
+clean "stat --watch while a session runs" 0 "$SKD" stat --watch 0.3 --count 2
+wait
+(sleep 1; "$BIN/skidless" record -q -o "$T/i.data" -- "$BIN/busyloop" 0.3) &
+clean "events --json while a session starts and stops" 0 "$SKD" events --json \
+	--count 2 --timeout 60
+wait
+clean "events --timeout with nothing to tell" 0 "$SKD" events --timeout 0.5
 finish

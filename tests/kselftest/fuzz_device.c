@@ -4,7 +4,8 @@
  * random and structured-but-corrupted calls at /dev/skidless (ioctls,
  * configs, mmaps of any length, offset, protection and flags, munmap,
  * mprotect, mremap, madvise, poll, epoll, read/write, close while mapped,
- * forked children that use inherited fds) until they have made CALLS
+ * forked children that use inherited fds, and random requests to the
+ * generic netlink family) until they have made CALLS
  * system calls, then the module must be clean: no module reference, no
  * session and no ring left, and a fresh session works.
  *
@@ -59,6 +60,7 @@ static const struct mix priv_mix[] = {
 	{ OP_MADVISE, 12 }, { OP_TOUCH, 40 }, { OP_DRAIN, 30 },
 	{ OP_SCRIBBLE, 6 }, { OP_PROCMEM, 6 }, { OP_POLL, 45 },
 	{ OP_EPOLL, 12 }, { OP_RW, 15 }, { OP_FORK, 1 }, { OP_REAP, 4 },
+	{ OP_NETLINK, 30 },
 };
 
 static const struct mix unpriv_mix[] = {
@@ -69,6 +71,7 @@ static const struct mix unpriv_mix[] = {
 	{ OP_MMAP, 40 }, { OP_MUNMAP, 15 }, { OP_MPROTECT, 10 },
 	{ OP_TOUCH, 15 }, { OP_DRAIN, 10 }, { OP_PROCMEM, 3 },
 	{ OP_POLL, 20 }, { OP_RW, 5 }, { OP_DUP, 3 }, { OP_CLOSE, 3 },
+	{ OP_NETLINK, 15 },
 };
 
 /* With sim, more of the configs that make the simulated PMU work hard. */
@@ -182,6 +185,9 @@ static void do_op(enum op op)
 		break;
 	case OP_U_OPATH:
 		op_u_opath();
+		break;
+	case OP_NETLINK:
+		op_netlink();
 		break;
 	default:
 		break;

@@ -73,7 +73,8 @@
 	X(CONFIG_JUNK) X(CONFIG_PMU) X(START) X(STOP) X(STATS) X(PMU) X(MAPS) X(IOCTL_SKD) \
 	X(IOCTL_ANY) X(IOCTL_VFS) X(MMAP) X(MUNMAP) X(MPROTECT) X(MREMAP) \
 	X(MADVISE) X(POLL) X(EPOLL) X(RW) X(FORK) X(REAP) X(TOUCH) X(DRAIN) \
-	X(SCRIBBLE) X(PROCMEM) X(U_OPEN_DEV) X(U_OPEN_NODE) X(U_OPEN_PROC) X(U_OPATH)
+	X(SCRIBBLE) X(PROCMEM) X(U_OPEN_DEV) X(U_OPEN_NODE) X(U_OPEN_PROC) X(U_OPATH) \
+	X(NETLINK)
 
 #define OP_ENUM(n) OP_##n,
 #define OP_NAME(n) #n,
@@ -241,6 +242,7 @@ void reap_kids(bool block);
 void op_fork(void);
 void u_refused(enum op op, int fd, int err, const char *what);
 void op_u_open(enum op op);
+void op_netlink(void);
 void op_u_opath(void);
 int drop_privileges(void);
 
