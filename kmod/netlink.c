@@ -123,6 +123,8 @@ static int put_info(struct sk_buff *skb)
 	    nla_put_u32(skb, SKD_A_MAX_CALLCHAIN, info->max_callchain) ||
 	    nla_put_u32(skb, SKD_A_FEATURES, info->features) ||
 	    nla_put_u32(skb, SKD_A_SESSIONS, info->sessions) ||
+	    nla_put_u32(skb, SKD_A_SET_MAX_RING_PAGES, info->max_ring_pages) ||
+	    nla_put_u32(skb, SKD_A_SET_MAX_FREQ, info->max_freq) ||
 	    nla_put_string(skb, SKD_A_PMU_DESC, info->pmu) ||
 	    nla_put_u32(skb, SKD_A_PMU_FLAGS, pmu->flags) ||
 	    nla_put_u32(skb, SKD_A_PMU_SIGNATURE, pmu->cpu_signature) ||

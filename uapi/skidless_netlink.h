@@ -13,8 +13,11 @@
  * ERANGE, each with an extended-ack message (NETLINK_EXT_ACK).
  *
  * Commands (request attributes -> reply attributes):
- *   SKD_CMD_GET_INFO       none -> the facts of SKD_IOC_GET_INFO and of
- *                          SKD_IOC_GET_PMU for the intel backend, CPU 0.
+ *   SKD_CMD_GET_INFO       none -> the facts of SKD_IOC_GET_INFO (its
+ *                          max_ring_pages and max_freq as
+ *                          SKD_A_SET_MAX_RING_PAGES, SKD_A_SET_MAX_FREQ)
+ *                          and of SKD_IOC_GET_PMU for the intel backend,
+ *                          CPU 0.
  *   SKD_CMD_LIST_SESSIONS  dump (NLM_F_DUMP), none -> one message per open
  *                          session: SKD_A_SESSION_ID, owner, state,
  *                          backend, events, CPUs, bytes pinned.
@@ -91,7 +94,7 @@ enum skd_genl_attr {
 	SKD_A_RING_PAGES,	/* u32: data pages per CPU */
 	SKD_A_SAMPLE_FREQ,	/* u64: Hz, when the session set a frequency */
 	SKD_A_SAMPLE_PERIOD,	/* u64: else the period (timer: ns) */
-	SKD_A_TARGET_PID,	/* u32: followed process, owner's namespace */
+	SKD_A_TARGET_PID,	/* u32: followed process, initial pid namespace */
 	SKD_A_EVENT,		/* nest, repeated: enum skd_genl_event_attr */
 
 	/* GET_STATS */

@@ -115,6 +115,8 @@ static void test_get_info(void)
 		    rawnl_u32(tb[SKD_A_NR_CPU_IDS]) == info.nr_cpu_ids &&
 		    rawnl_u32(tb[SKD_A_PAGE_SIZE]) == (uint32_t)sysconf(_SC_PAGESIZE) &&
 		    rawnl_u32(tb[SKD_A_FEATURES]) == info.features &&
+		    rawnl_u32(tb[SKD_A_SET_MAX_FREQ]) == info.max_freq &&
+		    rawnl_u32(tb[SKD_A_SET_MAX_RING_PAGES]) == info.max_ring_pages &&
 		    !strcmp(str_of(tb[SKD_A_PMU_DESC]), info.pmu),
 		    "GET_INFO says what SKD_IOC_GET_INFO says (version %s, "
 		    "backends 0x%x, PMU \"%s\")", str_of(tb[SKD_A_VERSION]),

@@ -157,8 +157,6 @@ static int info_netlink(void)
 	if (ret)
 		return ret;
 	/* skd_nl_settings: max_sample_rate, max_freq, max_ring_pages, mlock_kb */
-	ni.info.max_freq = set[1];
-	ni.info.max_ring_pages = set[2];
 	printf("skidless:    tool %s, module %.*s, ABI %u%s\n", SKD_TOOL_VERSION,
 	       (int)sizeof(ni.info.version), ni.info.version,
 	       ni.info.abi_version, ni.info.abi_version == SKD_ABI_VERSION ?

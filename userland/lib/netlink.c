@@ -372,6 +372,8 @@ static int parse_info(struct nlattr **tb, struct nlmsghdr *h, void *arg)
 	i->max_callchain = u32_or0(tb[SKD_A_MAX_CALLCHAIN]);
 	i->features = u32_or0(tb[SKD_A_FEATURES]);
 	i->sessions = u32_or0(tb[SKD_A_SESSIONS]);
+	i->max_ring_pages = u32_or0(tb[SKD_A_SET_MAX_RING_PAGES]);
+	i->max_freq = u32_or0(tb[SKD_A_SET_MAX_FREQ]);
 	copy_str(i->pmu, sizeof(i->pmu), tb[SKD_A_PMU_DESC]);
 	p->size = sizeof(*p);
 	p->backend = SKD_BACKEND_INTEL;

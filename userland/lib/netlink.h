@@ -27,7 +27,7 @@ void skd_nl_close(struct skd_nl *nl);
 const char *skd_nl_message(const struct skd_nl *nl);
 
 struct skd_nl_info {
-	struct skd_info info;		/* as SKD_IOC_GET_INFO, max_* aside */
+	struct skd_info info;		/* as SKD_IOC_GET_INFO */
 	struct skd_pmu_info pmu;	/* as SKD_IOC_GET_PMU, intel, CPU 0 */
 };
 int skd_nl_get_info(struct skd_nl *nl, struct skd_nl_info *out);
