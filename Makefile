@@ -172,10 +172,12 @@ vm-bin: tools kselftests $(ASAN_TOOL)
 check:
 	bash tests/check.sh
 
-# Instructions per PEBS sample on the drain path, under callgrind; then
-# skidless report and script against perf's on a 5-million-sample file.
+# Instructions per PEBS sample on the drain path and per sample in the
+# reader, under callgrind; then skidless report and script against perf's
+# on a 5-million-sample file.
 bench: tools
-	@rc=0; bash bench/run.sh || rc=1; bash bench/analysis.sh || rc=1; exit $$rc
+	@rc=0; bash bench/run.sh || rc=1; bash bench/reader_cost.sh || rc=1; \
+		bash bench/analysis.sh || rc=1; exit $$rc
 
 demo:
 	bash tests/vm/demo-run.sh

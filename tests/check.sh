@@ -6,7 +6,8 @@
 #   2. static checks: module W=1, sparse, checkpatch --strict; userland
 #      -Werror and cppcheck; man pages and completion against --help
 #   3. host unit tests (cmocka, ASan + UBSan)
-#   4. the cost benchmark: instructions per sample under callgrind
+#   4. the cost benchmarks: instructions per sample under callgrind, in
+#      the module's drain and in the reader
 #   5. the module in a VM: Debian's kernel under QEMU TCG, kselftests
 #   6. the analysis side (report, annotate, writers, diff, optimizer
 #      feeds) against the real consumers on the VM's captures, beside
@@ -187,11 +188,16 @@ grep -c "^ok" "$OUT/perfdata.tap" | sed 's/$/ perf.data tests passed/'
 [ $rc = 0 ] || grep -q "^not ok" "$OUT/perfdata.tap" ||
 	tap "$OUT/perfdata.tap" 1 "perf.data tests ran" "$OUT/perfdata.log"
 
-say "cost: instructions per sample, DS record to ring record (callgrind)"
+say "cost: instructions per sample, DS record to ring record and ring record to perf.data (callgrind)"
 bash bench/run.sh --tap "$OUT/bench.tap" > "$OUT/bench.log" 2>&1
 rc=$?
 grep -v "^#" "$OUT/bench.log" | tail -8
 [ -s "$OUT/bench.tap" ] || tap "$OUT/bench.tap" 1 "the cost benchmark ran (rc $rc)" "$OUT/bench.log"
+bash bench/reader_cost.sh --tap "$OUT/bench-reader.tap" > "$OUT/bench-reader.log" 2>&1
+rc=$?
+grep -v "^#" "$OUT/bench-reader.log" | head -4
+[ -s "$OUT/bench-reader.tap" ] ||
+	tap "$OUT/bench-reader.tap" 1 "the reader's cost benchmark ran (rc $rc)" "$OUT/bench-reader.log"
 
 say "VM tests ($KVER, QEMU TCG)"
 make -s vm-bin > "$OUT/vm-bin.log" 2>&1 &&
