@@ -107,12 +107,14 @@ PACKAGES_JOB=$!
 
 say "static checks"
 S=$OUT/static.tap
+# One test on each kernel it is built against (the debug kernel's below).
+MODULES_W1="modules (skidless, skidless_sim) build W=1 clean"
 # From scratch, so every warning the module has is seen again.
 make -s -C "$KDIR" M="$TOP" clean > /dev/null 2>&1
 make -s module KDIR="$KDIR" SIM=1 W=1 > "$OUT/w1.log" 2>&1
 rc=$?
 ! grep -iE "warning:|error:" "$OUT/w1.log" > /dev/null && [ $rc = 0 ]
-tap "$S" $? "modules (skidless, skidless_sim) build W=1 clean against $KVER" "$OUT/w1.log"
+tap "$S" $? "$MODULES_W1 [$KVER]" "$OUT/w1.log"
 
 # bookworm's other kernel series (6.1 beside the VM's 6.12): the same code
 # must build there too, API drift and <asm/msr-index.h> names included.
@@ -123,7 +125,7 @@ for other in $(other_kernel_releases); do
 			SKD_SIM=y W=1 modules > "$OUT/w1-$other.log" 2>&1
 	rc=$?
 	! grep -iE "warning:|error:" "$OUT/w1-$other.log" > /dev/null && [ $rc = 0 ]
-	tap "$S" $? "modules build W=1 clean against $other" "$OUT/w1-$other.log"
+	tap "$S" $? "$MODULES_W1 [$other]" "$OUT/w1-$other.log"
 done
 
 # Host builds name the registers as the kernel does (kmod/host/msr_names.h):
@@ -165,6 +167,11 @@ bash tests/docs.sh > "$OUT/docs.tap" 2> "$OUT/docs.log" ||
 	grep -q "^not ok" "$OUT/docs.tap" || tap "$OUT/docs.tap" 1 "tests/docs.sh ran" "$OUT/docs.log"
 grep "^not ok" "$OUT/docs.tap"
 
+# The summary's own count, on fixtures: one test of many cases.
+bash tests/tap_summary_test.sh > "$OUT/tap_summary.tap" 2>&1 ||
+	grep -q "^not ok" "$OUT/tap_summary.tap" ||
+	tap "$OUT/tap_summary.tap" 1 "tests/tap_summary_test.sh ran"
+
 cppcheck --quiet --enable=warning,portability,performance --std=c11 \
 	--error-exitcode=1 -Iuapi -Iuserland/lib -Iuserland/cli \
 	-D_GNU_SOURCE -D__x86_64__ userland/ > "$OUT/cppcheck.log" 2>&1
@@ -173,7 +180,16 @@ tap "$S" $? "cppcheck finds nothing in userland/" "$OUT/cppcheck.log"
 say "unit tests (ASan + UBSan)"
 make -s -C tests/unit run > "$OUT/unit.log" 2>&1
 rc=$?
-cat build/unit/*.tap > "$OUT/unit.tap" 2>/dev/null
+# One test per cmocka test function, named after its program: two
+# programs may have functions of the same name. cmocka's skips read
+# "not ok N # SKIP NAME".
+for t in build/unit/*.tap; do
+	[ -e "$t" ] || continue
+	p=$(basename "$t" .tap)
+	p=${p#test_}
+	sed -E -e "s/^((not )?ok [0-9]+) # SKIP (.*)/\\1 - $p\/\\3 # SKIP/" -e t \
+		-e "s/^((not )?ok [0-9]+ - )/\\1$p\//" "$t"
+done > "$OUT/unit.tap"
 grep -E "^(not )?ok" "$OUT/unit.tap" | grep -c "^ok" | sed 's/$/ unit tests passed/'
 if [ $rc != 0 ] && ! grep -q "^not ok" "$OUT/unit.tap"; then
 	tap "$OUT/unit.tap" 1 "unit tests ran (a program crashed or failed to build)" "$OUT/unit.log"
@@ -228,7 +244,7 @@ if [ "$(cat "$OUT/debug-kernel.rc" 2>/dev/null)" = 0 ]; then
 			> "$OUT/debug-kmod.log" 2>&1
 	rc=$?
 	! grep -iE "warning:|error:" "$OUT/debug-kmod.log" > /dev/null && [ $rc = 0 ]
-	tap "$D" $? "module builds W=1 clean against the debug kernel" "$OUT/debug-kmod.log"
+	tap "$D" $? "$MODULES_W1 [$(cat "$DEBUG_KDIR/include/config/kernel.release" 2>/dev/null || echo "debug kernel")]" "$OUT/debug-kmod.log"
 	# Two VMs at once, a core each, each ending with its own kmemleak
 	# scan and lockdep check: the whole suite but its million-call fuzz
 	# run (stress.list has one sized for this kernel) and then the 1000
@@ -259,9 +275,9 @@ if [ "$(cat "$OUT/debug-kernel.rc" 2>/dev/null)" = 0 ]; then
 	wait "${vms[@]}"
 	for lane in suite stress; do
 		grep -E "^  |FAIL|^vm:" "$OUT/debug-$lane.log" | grep -v " 0 failed"
-		# the same test names as the first VM lane: say which kernel
-		sed -E "s/^((not )?ok [0-9]+) /\\1 debug kernel ($lane): /" \
-			"$OUT/debug-$lane/results.tap" >> "$D" 2>/dev/null ||
+		# the first VM lane's tests, on another kernel (run.sh labels
+		# each result with it): the summary counts each test once
+		cat "$OUT/debug-$lane/results.tap" >> "$D" 2>/dev/null ||
 			tap "$D" 1 "the debug-kernel $lane VM ran" "$OUT/debug-$lane.log"
 	done
 else
@@ -289,5 +305,13 @@ grep -h "^not ok" "$OUT/packages.tap" "$OUT/dkms.tap"
 say "summary"
 echo "make check took $(( $(date +%s) - START )) s; logs in build/check/"
 # Everything a test needs is installed above: a skip here is a failure.
-grep -hiE "^(not )?ok .*# *SKIP" "$OUT"/*.tap | sed 's/^/skipped, which fails make check: /'
-bash tests/tap_summary.sh --no-skips "$OUT"/*.tap
+# The stages' files in the order they ran, then any other.
+taps=()
+for t in deps static tap_summary docs unit perfdata bench vm vm-perf debug fuzz \
+	analysis packages dkms; do
+	[ -e "$OUT/$t.tap" ] && taps+=("$OUT/$t.tap")
+done
+for t in "$OUT"/*.tap; do
+	[[ " ${taps[*]} " == *" $t "* ]] || taps+=("$t")
+done
+bash tests/tap_summary.sh --no-skips "${taps[@]}"
