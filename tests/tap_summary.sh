@@ -61,7 +61,10 @@ count() {
         k = ti SUBSEP c
         if (!(k in cases)) {
             cases[k] = 0
-            if (c != "") tcfgs[ti] = tcfgs[ti] (tcfgs[ti] == "" ? "" : " ") "[" c "]"
+            if (c != "") {
+                if (!(c in corder)) corder[c] = ++ncorder
+                tcfg[ti, ++tncfg[ti]] = c
+            }
         }
         cases[k] += ncases
         k = fi SUBSEP ti SUBSEP c
@@ -137,6 +140,8 @@ count() {
         }
         return out
     }
+    function plural(n, what) { return n " " what (n == 1 ? "" : "s") }
+    function s(n) { return n == 1 ? " " : "s" }
     END {
         while (++ai < ARGC) empty[++nempty] = ARGV[ai]
         for (i = 1; i <= nempty; i++) new_file(empty[i])
@@ -163,26 +168,36 @@ count() {
         }
         for (ft in ftest) { split(ft, a, SUBSEP); fncases[a[1]] += fplain[ft] + fmax[ft] }
 
-        print "per file: tests (each counts once, whatever its cases and configurations), cases, configurations"
+        print "per file: tests (each counts once, whatever its cases and configurations), their cases,"
+        print "configurations, and results (ok and not ok lines, a test\x27s cases on each configuration)"
         for (f = 1; f <= nfiles; f++) {
             again = ftests[f] - fnew[f]
-            printf "  %-16s %5d tests %8d cases %3d configurations %6d results%s\n",
-                fname[f], ftests[f], fncases[f], fncfg[f] ? fncfg[f] : 1, fresults[f],
-                again ? sprintf(" (%d tests also in a file above)", again) : ""
+            nc = fncfg[f] ? fncfg[f] : 1
+            printf "  %-16s %5d test%s %8d case%s %3d configuration%s %6d result%s%s\n", fname[f],
+                ftests[f], s(ftests[f]), fncases[f], s(fncases[f]), nc, s(nc),
+                fresults[f], s(fresults[f]),
+                again ? " (" plural(again, "test") " also in a file above)" : ""
         }
-        # Tests run on several configurations, grouped by which.
+        # Tests run on several configurations, grouped by which (in the
+        # order they were first seen).
         for (ti = 1; ti <= ntests; ti++) {
-            if (split(tcfgs[ti], a, "] \\[") < 2) continue
-            g = tcfgs[ti]
+            if (tncfg[ti] < 2) continue
+            for (i = 1; i <= tncfg[ti]; i++) {
+                c = tcfg[ti, i]
+                for (j = i - 1; j >= 1 && corder[a[j]] > corder[c]; j--) a[j + 1] = a[j]
+                a[j + 1] = c
+            }
+            g = "[" a[1] "]"
+            for (i = 2; i <= tncfg[ti]; i++) g = g " [" a[i] "]"
             if (!(g in gidx)) { gidx[g] = ++ngroups; gcfgs[ngroups] = g }
             gi = gidx[g]
-            gtests[gi] = gtests[gi] " " tname[ti] "(" tplain[ti] + tmax[ti] ")"
+            gtests[gi] = gtests[gi] " " tname[ti] " (" tplain[ti] + tmax[ti] ")"
             gn[gi]++
         }
-        if (ngroups) print "tests on several configurations (cases in brackets); a test passes only if it passes on each:"
+        if (ngroups) print "tests run on several configurations, (their cases); each passes only if it passes on all:"
         for (gi = 1; gi <= ngroups; gi++) {
             print wrap("  on", gcfgs[gi], "]") ":"
-            print wrap("    " gn[gi] " tests:", substr(gtests[gi], 2), ")")
+            print wrap("    " plural(gn[gi], "test") ":", substr(gtests[gi], 2), ")")
         }
         for (i = 1; i <= nskips; i++) print "skipped: " skips[i]
         for (i = 1; i <= nfailures; i++) print "FAILED: " failures[i]

@@ -63,8 +63,8 @@ expect "duplicates across configurations and files collapse into one test" 0 \
 	'^  vm\.tap +2 tests +3 cases +3 configurations +5 results$' \
 	'^  debug\.tap +3 tests +4 cases +2 configurations +4 results \(2 tests also in a file above\)$' \
 	'^  on \[skylake, 6\.12\] \[icelake, 6\.12\] \[skylake, 6\.1-debug\]:$' \
-	'^    1 tests: pmu_sampling\(2\)$' \
-	'^    1 tests: insmod\(1\)$' \
+	'^    1 test: pmu_sampling \(2\)$' \
+	'^    1 test: insmod \(1\)$' \
 	-- "$W/vm.tap" "$W/debug.tap"
 
 # One configuration of three fails: the test fails, once, and the failing
@@ -87,7 +87,7 @@ expect "one failing configuration fails the test" 1 \
 } > "$W/table.tap"
 expect "a failure inside a table fails its test, which counts once" 1 \
 	"1 passed, 1 failed, 0 skipped" \
-	'^  table\.tap +2 tests +217 cases +1 configurations +217 results$' \
+	'^  table\.tap +2 tests +217 cases +1 configuration +217 results$' \
 	'^FAILED: table\.tap: not ok 100 uapi_reject \[6\.12\]: case 100: accepted$' \
 	-- "$W/table.tap"
 
@@ -105,7 +105,7 @@ ok 1 - decode/test_fmt6
 EOF
 expect "a table test reports its case count; same function names in two programs are two tests" 0 \
 	"4 passed, 0 failed, 0 skipped" \
-	'^  unit\.tap +4 tests +20554 cases +1 configurations +4 results$' \
+	'^  unit\.tap +4 tests +20554 cases +1 configuration +4 results$' \
 	-- "$W/unit.tap"
 
 # Skips: counted once per test, shown, and make check's --no-skips fails
@@ -163,7 +163,7 @@ expect "needs hardware is listed once and counted as nothing" 0 \
 printf 'ok 1 - a: x [y]\nok 2 - a: z\nok 3 - b [c] d\n' > "$W/plain.tap"
 expect "brackets elsewhere are no configuration; - reads stdin" 0 \
 	"2 passed, 0 failed, 0 skipped" \
-	'^  stdin +2 tests +3 cases +1 configurations +3 results$' \
+	'^  stdin +2 tests +3 cases +1 configuration +3 results$' \
 	-- - < "$W/plain.tap"
 
 expect "a missing file is a usage error" 2 \
