@@ -4,7 +4,8 @@
 #
 #   1. dependencies (Debian packages, installed when run as root)
 #   2. static checks: module W=1, sparse, checkpatch --strict; userland
-#      -Werror and cppcheck; man pages and completion against --help
+#      -Werror and cppcheck; man pages and completion against --help;
+#      the summary's count on fixtures (tests/tap_summary_test.sh)
 #   3. host unit tests (cmocka, ASan + UBSan)
 #   4. the cost benchmark: instructions per sample under callgrind
 #   5. the module in a VM: Debian's kernel under QEMU TCG, kselftests
@@ -21,10 +22,17 @@
 # (niced) from the start, while stages 2-5 run; the userland fuzzers (each target two minutes, two at a time) run
 # niced beside the end of that build and the two debug-kernel VMs.
 #
-# Every stage writes TAP into build/check/; the last line is the sum of all
-# of them: "N passed, N failed, N skipped". make check fails on any failure
-# and on any skip: it installs everything a test needs. Tests of the real
-# PMU, which these machines lack, are listed apart as "needs hardware".
+# Every stage writes TAP into build/check/; tests/tap_summary.sh sums them
+# up, its last line "N passed, N failed, N skipped", N counting distinct
+# tests: a kselftest, in-VM shell test, unit test function or analysis
+# script is one test whose TAP lines are its cases, and a result reads
+# "TEST [CONFIGURATION]: CASE", so the same test on another sim model,
+# capture or kernel (the debug kernel reruns the VM suite) counts once and
+# fails if it fails on any. Before that line: per file its tests, cases,
+# configurations and result lines, and every failing or skipped line.
+# make check fails on any failure, on malformed TAP and on any skip: it
+# installs everything a test needs. Tests of the real PMU, which these
+# machines lack, are listed apart as "needs hardware".
 set -uo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
