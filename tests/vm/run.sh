@@ -23,9 +23,12 @@
 # list and shows its output live.
 #
 # Logs in --out: console.log (kernel console, ttyS0), tap.log (raw test
-# channel, ttyS1), results.tap (flat TAP of every case), qemu.log.  The
-# last line printed is "N passed, N failed, N skipped"; exit 0 iff nothing
-# failed, 2 on a usage or setup error.
+# channel, ttyS1), results.tap (flat TAP of every case), qemu.log.  A
+# result there reads "NAME [ARGS, KERNEL]: case": the list line's
+# arguments but the time limit, and the guest's kernel release, are the
+# configuration tests/tap_summary.sh counts the test once over.  The
+# last line printed is "N passed, N failed, N skipped" (distinct tests);
+# exit 0 iff nothing failed, 2 on a usage or setup error.
 #
 # A bzImage kernel is booted as its uncompressed vmlinux (PVH entry, cached
 # in ~/.cache/skidless-vm), which halves the boot time under TCG;
@@ -471,7 +474,7 @@ nr_results() {
 
 fail() {  # add a harness-level failure; the message says what to do
     local kernel
-    kernel=$(sed -n 's/^# skd-kernel: //p' "$WORK/tap" 2>/dev/null | head -n 1)
+    kernel=$(sed -n '/^# skd-kernel: /{s///p;q}' "$WORK/tap" 2>/dev/null) || kernel=
     echo "not ok $(($(nr_results) + 1)) vm${kernel:+ [$kernel]}: $1" >>"$WORK/results"
     echo "FAIL vm: $1"
 }
