@@ -207,7 +207,7 @@ say "perf.data: Debian's perf reads what skidless writes, and back"
 make -s tools > "$OUT/perfdata.log" 2>&1
 bash tests/perfdata/perf_check.sh "$TOP/build/perfdata" > "$OUT/perfdata.tap" 2>> "$OUT/perfdata.log"
 rc=$?
-grep -c "^ok" "$OUT/perfdata.tap" | sed 's/$/ perf.data tests passed/'
+grep -c "^ok" "$OUT/perfdata.tap" | sed 's/$/ perf.data results ok/'
 [ $rc = 0 ] || grep -q "^not ok" "$OUT/perfdata.tap" ||
 	tap "$OUT/perfdata.tap" 1 "perf.data tests ran" "$OUT/perfdata.log"
 
@@ -307,7 +307,7 @@ for t in packages dkms; do
 	[ -s "$OUT/$t.tap" ] || tap "$OUT/$t.tap" 1 "tests/$t ran" "$OUT/$t.log"
 done
 grep -hE "^(not )?ok" "$OUT/packages.tap" "$OUT/dkms.tap" | grep -c "^ok" |
-	sed 's/$/ package tests passed/'
+	sed 's/$/ package results ok/'
 grep -h "^not ok" "$OUT/packages.tap" "$OUT/dkms.tap"
 
 say "summary"
