@@ -13,11 +13,12 @@
 # TEST is what comes before the first ": " (all of it without one), less a
 # bracketed CONFIGURATION at its end: the sim model, the kernel, the
 # capture, the arguments it ran with. Every result line of a test is one of
-# its cases; a "# ... N cases" comment before a result says that result
-# checked a table of N cases. A test is the same test in every file and
-# every configuration: it counts once, passes if every case passed on
-# every configuration, fails if any failed, and is skipped (not passed) if
-# it failed nowhere but skipped somewhere.
+# its cases; a "# N cases" or "# checked N ... cases" comment before a
+# result says that result checked a table of N cases. A name is the same
+# test in every file and every configuration: it counts once, passes if
+# every case passed on every configuration, fails if any failed, and is
+# skipped (not passed) if it failed nowhere but skipped somewhere. Tests
+# of different things need different names (unit tests are PROGRAM/FUNC).
 #
 # Malformed input fails: an unindented line that is not a result, a plan
 # ("1..N"), a comment, "TAP version" or empty; a result without a
@@ -93,8 +94,11 @@ count() {
     /^# needs hardware: / { if (!seen[$0]++) hw[++nhw] = substr($0, 19); next }
     /^#/ {
         # "# checked 1227 cases", "# 16 cases": the next result is a table
-        if (!tablecases && match($0, /[0-9]+ ([A-Za-z-]+ )?cases/))
-            tablecases = substr($0, RSTART, RLENGTH) + 0
+        if (!tablecases && match($0, /^# (checked )?[0-9]+ ([A-Za-z-]+ )?cases/)) {
+            tablecases = substr($0, RSTART, RLENGTH)
+            sub(/^# (checked )?/, "", tablecases)
+            tablecases += 0
+        }
         next
     }
     /^(not )?ok([ \t]|$)/ {
