@@ -46,7 +46,7 @@ for want in "hostname :" "os release :" "cmdline :" "cpuid :" \
 	"event : name = mem_trans_retired.load_latency_gt_3:pp" \
 	"contains samples with branch stack" "time of first sample" \
 	"clockid: monotonic" "nrcpus avail"; do
-	check "perf header shows '$want'" grep -q "$want" "$OUT/header.out"
+	check "perf header shows each header we write: '$want'" grep -q "$want" "$OUT/header.out"
 done
 id=$(readelf -n "$OUT/mkperf" | sed -n 's/.*Build ID: //p')
 perf buildid-list -i "$F" > "$OUT/buildid.out" 2> "$OUT/last.err"
@@ -78,7 +78,7 @@ if perf record -q -e cpu-clock -g -o "$P" -- sh -c 'i=0; while [ $i -lt 20000 ];
 	check "skidless reads perf's cpu-clock -g file: same samples" \
 		diff -u "$OUT/own.perf" "$OUT/own.skd"
 else
-	n=$((n + 1)); echo "ok $n - # SKIP perf record cannot sample here; use a VM fixture"
+	n=$((n + 1)); echo "ok $n - skidless reads perf's cpu-clock -g file # SKIP perf record cannot sample here; use a VM fixture"
 fi
 # Garbage is refused with a reason, not a crash.
 head -c 200 "$F" > "$OUT/cut.data"
