@@ -110,7 +110,8 @@ check_module() {
 	[ -n "$sig" ] && [ "${sig^^}" = "${ski^^}" ]
 	ok $? "the module is signed with DKMS's MOK key, /var/lib/dkms/mok.pub [$k]: $signer" "$OUT/sign-$k.log"
 
-	# Nothing of the simulated PMU (hw-review 17): kmod/sim is not in the
+	# Nothing of the simulated PMU, test equipment that sends NMIs and
+	# writes wherever its DS_AREA points: kmod/sim is not in the
 	# package, so no object of it can be linked in, and none of its
 	# parameters is the module's.
 	{ ls -d "$R/usr/src/skidless-$VERSION/kmod/sim" 2>&1
