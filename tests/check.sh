@@ -157,7 +157,7 @@ fi
 [ -n "$CHECKPATCH" ] && ! grep -E "^(ERROR|WARNING|CHECK)" "$OUT/checkpatch.log" > /dev/null
 tap "$S" $? "checkpatch --strict is clean on kmod/ and uapi/ (host shim aside)" "$OUT/checkpatch.log"
 
-# The package's module holds no part of the device model (hw-review 17):
+# The package's module holds no part of the device model (a test-only part must not ship):
 # none of kmod/sim/ is linked into skidless.ko.
 if [ -r skidless.mod ] && [ -r skidless_sim.mod ]; then
 	! grep "/kmod/sim/" skidless.mod > "$OUT/sim-split.log" &&
