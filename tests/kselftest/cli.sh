@@ -94,10 +94,18 @@ set -- $(named_share "$T/short-p.data")
 [ "$1" -ge 95 ] && [ "$3" = 8 ]
 result $? "-p: 5 ms children named ($1% of $2 samples, $3 of 8 processes)"
 
-sh -c "sleep $(slow 1); $SHORT" &
-bg=$!
-skidless record -q -F 2000 -a --duration "$(slow 3)" -o "$T/short-a.data" 2> "$T/short-a.err"
-wait $bg
+# -a: the processes start once record has mapped its rings (START comes
+# right after), not after a guessed delay: a loaded guest took longer.
+skidless record -q -F 2000 -a -o "$T/short-a.data" 2> "$T/short-a.err" &
+rec=$!
+for i in $(seq 100); do
+	grep -q /dev/skidless "/proc/$rec/maps" 2> /dev/null && break
+	sleep "$(slow 0.1)"
+done
+sleep "$(slow 0.5)"
+sh -c "$SHORT"
+kill -INT $rec
+wait $rec
 set -- $(named_share "$T/short-a.data")
 [ "$1" -ge 95 ] && [ "$3" = 8 ]
 result $? "-a: 5 ms processes named ($1% of $2 samples, $3 of 8 processes)"
