@@ -7,9 +7,12 @@
  *
  *   mkperf FILE [pipe]
  *   mkperf FILE dsrc MODEL
+ *   mkperf FILE side
  *
  * dsrc: the memory samples carry every raw PEBS data-source value in
  * turn (0..15) for MODEL's decoding, split latencies where MODEL has them.
+ * side: also a FORK before the samples and, after the twentieth, a LOST
+ * of 17 records, a THROTTLE and an UNTHROTTLE.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +57,25 @@ static void put_skd(struct pd_writer *w, struct pd_conv *c)
 	put(w, pd_conv_record(c, &ev, &err), err);
 }
 
+/* LOST (17 records), THROTTLE, UNTHROTTLE on CPU 0 from @t. */
+static void put_side(struct pd_writer *w, struct pd_conv *c, uint64_t t)
+{
+	struct skd_rec_lost *l = (void *)rec;
+	struct skd_rec_throttle *th = (void *)rec;
+
+	memset(rec, 0, sizeof(rec));
+	*l = (struct skd_rec_lost){ { SKD_REC_LOST, 0, sizeof(*l) },
+				    { t, 0, 0, 0, 0 }, 17 };
+	put_skd(w, c);
+	memset(rec, 0, sizeof(rec));
+	*th = (struct skd_rec_throttle){ { SKD_REC_THROTTLE, 0, sizeof(*th) },
+					 { t + 1, 0, 0, 0, 0 }, 1000 };
+	put_skd(w, c);
+	th->hdr.type = SKD_REC_UNTHROTTLE;
+	th->id.time = t + 2;
+	put_skd(w, c);
+}
+
 int main(int argc, char *argv[])
 {
 	static const struct skd_event_attr evs[2] = {
@@ -81,6 +103,7 @@ int main(int argc, char *argv[])
 	struct stat st;
 	bool pipe = argc > 2 && !strcmp(argv[2], "pipe");
 	bool dsrc = argc > 3 && !strcmp(argv[2], "dsrc");
+	bool side = argc > 2 && !strcmp(argv[2], "side");
 	struct skd_dsrc_model dm = { 0 };
 	ssize_t n;
 	FILE *f;
@@ -150,6 +173,14 @@ int main(int argc, char *argv[])
 		memcpy(mm->path, exe, len);
 		put_skd(w, c);
 	}
+	if (side) {
+		struct skd_rec_task *tk = (void *)rec;
+
+		memset(rec, 0, sizeof(rec));
+		*tk = (struct skd_rec_task){ { SKD_REC_FORK, 0, sizeof(*tk) },
+			{ t0 + 2, 0, 4243, 4243, 0 }, 4242, 4242 };
+		put_skd(w, c);
+	}
 	for (i = 0; i < NSAMPLES; i++) {
 		struct skd_rec_sample *s = (void *)rec;
 		struct skd_callchain *cc2;
@@ -201,6 +232,8 @@ int main(int argc, char *argv[])
 		q += sizeof(*br) + 2 * sizeof(br->entries[0]);
 		s->hdr.size = (uint16_t)(q - rec);
 		put_skd(w, c);
+		if (side && i == 19)
+			put_side(w, c, t + 1);
 		if (i % 10 == 9) {
 			struct pd_header fr = { PD_REC_FINISHED_ROUND, 0, 8 };
 
