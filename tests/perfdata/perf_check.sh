@@ -100,6 +100,43 @@ check "perf report says it lost events" sh -c \
 check "perf report --header-only reads its features" sh -c \
 	"perf report --header-only -i '$D' 2> /dev/null | grep -q 'hostname :'"
 
+# --call-graph dwarf: samples as record writes them, from the registers
+# and stack tests/unit/fixtures/unw_prog.c (-fomit-frame-pointer) saved
+# of itself in main -> unw_a -> unw_b -> unw_c and in a comparator libc's
+# qsort() calls. perf must read back the very registers and stack bytes
+# saved; skidless unwinds them through the file's CFI and libc's.
+U=$OUT/unw_prog
+gcc -O1 -fomit-frame-pointer -fno-optimize-sibling-calls \
+	-fasynchronous-unwind-tables -Wl,--build-id=sha1 -g -o "$U" \
+	"$TOP/tests/unit/fixtures/unw_prog.c" 2> "$OUT/last.err" &&
+	"$U" "$OUT/unw" 2>> "$OUT/last.err"
+check "unw_prog builds and saves its registers and stack" test $? = 0
+for what in deep qsort; do
+	W=$OUT/dwarf-$what.data
+	"$OUT/mkperf" "$W" dwarf "$OUT/unw.$what" 2> "$OUT/last.err"
+	check "mkperf writes a DWARF capture ($what)" test $? = 0
+	perf report -D -i "$W" 2> "$OUT/last.err" > "$OUT/dwarf-$what.dump"
+	awk '/PERF_RECORD_SAMPLE/ { n++ }
+	     n == 1 && /^\.\.\.\. [A-Z0-9]+ +0x/ { print $3 }' \
+		"$OUT/dwarf-$what.dump" > "$OUT/dwarf-$what.regs"
+	od -v -An -tx8 -w8 -N160 "$OUT/unw.$what" | sed 's/^ */0x/' \
+		> "$OUT/dwarf-$what.want"
+	check "perf reads its 20 user registers as saved, mask 0xff0fff, ABI 64-bit ($what)" sh -c \
+		"grep -q 'user regs: mask 0xff0fff ABI 64-bit' '$OUT/dwarf-$what.dump' &&
+		 diff '$OUT/dwarf-$what.want' '$OUT/dwarf-$what.regs' > '$OUT/last.err'"
+	len=$(od -An -tu8 -j160 -N8 "$OUT/unw.$what" | tr -d ' ')
+	[ "$len" -le 16384 ] || len=16384
+	check "perf reads its stack copy, $len bytes ($what)" \
+		grep -q "^\.\.\. ustack: size $len," "$OUT/dwarf-$what.dump"
+	"$SKD" script -i "$W" > "$OUT/dwarf-$what.skd" 2> "$OUT/last.err"
+done
+check "skidless unwinds unw_c <- unw_b <- unw_a <- main in all 3 samples" sh -c \
+	"grep -c ' U unw_c+0x[0-9a-f]* (unw_prog) <- unw_b+0x[0-9a-f]* (unw_prog) <- unw_a+0x[0-9a-f]* (unw_prog) <- main+0x' \
+	 '$OUT/dwarf-deep.skd' | grep -qx 3"
+check "skidless unwinds unw_cmp <- libc's qsort <- sort_it <- main in all 3 samples" sh -c \
+	"grep -c ' U unw_cmp+0x[0-9a-f]* (unw_prog) <- .*(libc[.]so[.]6) <- sort_it+0x[0-9a-f]* (unw_prog) <- main+0x' \
+	 '$OUT/dwarf-qsort.skd' | grep -qx 3"
+
 # Pipe mode.
 "$OUT/mkperf" - pipe > "$OUT/pipe.data" 2> "$OUT/last.err"
 check "perf report reads our pipe mode" quiet pipe-report \
