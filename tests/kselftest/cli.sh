@@ -157,19 +157,21 @@ n=$(skidless script -i "$T/int.data" 2> "$T/int.script.err" | wc -l)
 result $? "SIGINT mid-record leaves a complete capture and exits 130 ($n samples, record rc $rc)"
 
 # SIGTERM (kill's default) as Ctrl-C: a complete file, and 128 + 15.
+# Any sample will do: record takes 1.3 to 2.2 s to start in a loaded TCG
+# guest (above), more when the host is busy; what is checked is the file.
 skidless record -q -F 1000 -o "$T/term.data" -- "$BIN/busyloop" "$(slow 20)" 2> "$T/term.err" &
 rec=$!
-sleep "$(slow 2)"
+sleep "$(slow 3)"
 kill $rec
 wait $rec
 rc=$?
 n=$(skidless script -i "$T/term.data" 2> "$T/term.script.err" | wc -l)
-[ "$n" -ge 100 ] && [ $rc = 143 ] && ! grep -q -e corrupt -e incomplete "$T/term.script.err"
+[ "$n" -ge 1 ] && [ $rc = 143 ] && ! grep -q -e corrupt -e incomplete "$T/term.script.err"
 result $? "SIGTERM mid-record leaves a complete capture and exits 143 ($n samples, record rc $rc)"
 
 # Pipe mode: stdout carries the stream alone, perf's pipe header first
 # ("PERFILE2", then the header's own size, 16; a file's says 104).
-skidless record -q -F 1000 -o - -- "$BIN/busyloop" "$(slow 1)" > "$T/pipe.data" 2> "$T/pipe.err"
+skidless record -q -F 1000 -o - -- "$BIN/busyloop" "$(slow 2)" > "$T/pipe.data" 2> "$T/pipe.err"
 rc=$?
 magic=$(head -c 8 "$T/pipe.data")
 hsize=$(od -An -tu8 -j8 -N8 "$T/pipe.data" | tr -d ' ')
@@ -189,7 +191,7 @@ rc=$?
 result $? "record writes perf.data by default, skidless.data with --format native (rc $rc: $(ls "$T/def" | tr '\n' ' '))"
 
 # The native format still reads back.
-skidless record -q -F 1000 --format native -o "$T/native.data" -- "$BIN/busyloop" "$(slow 1)" 2> /dev/null
+skidless record -q -F 1000 --format native -o "$T/native.data" -- "$BIN/busyloop" "$(slow 2)" 2> /dev/null
 rc=$?
 skidless script -i "$T/native.data" 2> /dev/null | leaves > "$T/native.leaves"
 pct=$(share "spin+0x" "$T/native.leaves")
