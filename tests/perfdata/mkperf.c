@@ -124,7 +124,15 @@ static int dwarf_main(const char *path, const char *dump_path)
 	w = specs && fd >= 0 ? pd_writer_open(fd, false, specs, nr) : NULL;
 	if (!w)
 		return 1;
+	{
+		struct pd_buf b = { 0 };
+
+		pd_conv_event_desc(c, &b);
+		pd_writer_feature(w, PD_FEAT_EVENT_DESC, b.p, b.len);
+		pd_buf_free(&b);
+	}
 	pd_host_features(w, 0, NULL, NULL);
+	pd_host_kernel_maps(w, c);
 
 	memset(rec, 0, sizeof(rec));
 	*(struct skd_rec_comm *)rec = (struct skd_rec_comm){

@@ -115,6 +115,9 @@ for what in deep qsort; do
 	W=$OUT/dwarf-$what.data
 	"$OUT/mkperf" "$W" dwarf "$OUT/unw.$what" 2> "$OUT/last.err"
 	check "mkperf writes a DWARF capture ($what)" test $? = 0
+	check "perf report --stdio and perf script read it without a word ($what)" \
+		quiet "dwarf-$what" sh -c "perf report --stdio -i '$W' > /dev/null &&
+			perf script -i '$W'"
 	perf report -D -i "$W" 2> "$OUT/last.err" > "$OUT/dwarf-$what.dump"
 	awk '/PERF_RECORD_SAMPLE/ { n++ }
 	     n == 1 && /^\.\.\.\. [A-Z0-9]+ +0x/ { print $3 }' \
