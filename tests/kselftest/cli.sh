@@ -20,7 +20,7 @@ share() {
 	awk -v w="$1" 'index($0, w) { n++ } END { print (NR ? int(100 * n / NR) : 0) }' "$2"
 }
 
-plan 29
+plan 30
 
 skidless info > "$T/info" 2>&1
 rc=$?
@@ -198,6 +198,20 @@ pct=$(share "spin+0x" "$T/native.leaves")
 n=$(wc -l < "$T/native.leaves")
 [ $rc = 0 ] && [ "$n" -ge 100 ] && [ "$pct" -ge 90 ]
 result $? "--format native: script reads it back ($n samples, $pct% in spin; rc $rc)"
+
+# A full disk: a file size limit, SIGXFSZ ignored, so write() fails with
+# EFBIG as it would with ENOSPC. record says so and exits 1; the file is
+# cut back to whole records, reads, and ends in a LOST of the rest.
+( trap '' XFSZ; ulimit -f 512; skidless record -q -F 10000 -o "$T/full.data" -- \
+	"$BIN/busyloop" "$(slow 3)" ) > /dev/null 2> "$T/full.err"
+rc=$?
+size=$(wc -c < "$T/full.data")
+n=$(skidless script -i "$T/full.data" 2> "$T/full.script.err" | wc -l)
+want=$(sed -n 's/.*the \([0-9]*\) after them are counted.*/\1/p' "$T/full.err")
+lost=$(skidless script --all -i "$T/full.data" 2> /dev/null | grep -c ": LOST ${want:-x} records$")
+[ $rc = 1 ] && [ -n "$want" ] && [ "$size" -le 524288 ] && [ "$n" -ge 1 ] && [ "$lost" = 1 ]
+result $? "a full disk: exit 1, said, the file cut to $size bytes reads ($n samples, then a LOST of the ${want:-?} records said; rc $rc)"
+sed -n '1,3s/^/# /p' "$T/full.err"
 
 out=$(skidless record -o "$T/x" -- /no/such/program 2>&1)
 rc=$?
