@@ -85,7 +85,8 @@ result $? "-- cmd: 5 ms processes named ($1% of $2 samples, $3 of 8 processes)"
 
 # record needs 1.3 to 2.2 s to start and stop in a loaded TCG guest
 # (measured with --duration 0.01, before and after the timer followed
-# tasks): with 1 s, the first child sometimes ran before sampling did.
+# tasks), more when the host is busy: with 1 s, the first child sometimes
+# ran before sampling did (-a saw 3 and 5 of 8 at a host load of 6).
 sh -c "sleep $(slow 3); $SHORT" &
 bg=$!
 skidless record -q -F 4000 -p $bg -o "$T/short-p.data" 2> "$T/short-p.err"
@@ -94,18 +95,18 @@ set -- $(named_share "$T/short-p.data")
 [ "$1" -ge 95 ] && [ "$3" = 8 ]
 result $? "-p: 5 ms children named ($1% of $2 samples, $3 of 8 processes)"
 
-sh -c "sleep $(slow 1); $SHORT" &
+sh -c "sleep $(slow 3); $SHORT" &
 bg=$!
-skidless record -q -F 2000 -a --duration "$(slow 3)" -o "$T/short-a.data" 2> "$T/short-a.err"
+skidless record -q -F 2000 -a --duration "$(slow 6)" -o "$T/short-a.data" 2> "$T/short-a.err"
 wait $bg
 set -- $(named_share "$T/short-a.data")
 [ "$1" -ge 95 ] && [ "$3" = 8 ]
 result $? "-a: 5 ms processes named ($1% of $2 samples, $3 of 8 processes)"
 
-"$BIN/busyloop" 3 &
+"$BIN/busyloop" "$(slow 6)" &
 bg=$!
 sleep 0.3
-skidless record -q -p $bg --duration 1 -o "$T/pid.data" 2> /dev/null
+skidless record -q -p $bg --duration "$(slow 3)" -o "$T/pid.data" 2> /dev/null
 rc=$?
 pids=$(skidless script -i "$T/pid.data" | awk '{ split($2, a, "/"); print a[1] }' | sort -u)
 [ $rc = 0 ] && [ "$pids" = "$bg" ]
@@ -144,21 +145,21 @@ skidless record -q -o "$T/keep.data" -- "$BIN/busyloop" 0.2 2> /dev/null
 cmp -s "$T/busy.data" "$T/keep.data.old" && ! cmp -s "$T/busy.data" "$T/keep.data"
 result $? "the previous capture becomes keep.data.old"
 
-# Ctrl-C in the middle: a complete file, readable.
+# Ctrl-C in the middle: a complete file, readable. Any sample will do:
+# record takes 1.3 to 2.2 s to start in a loaded TCG guest (above), more
+# when the host is busy (8 samples once); what is checked is the file.
 skidless record -q -F 1000 -o "$T/int.data" -- "$BIN/busyloop" "$(slow 20)" 2> "$T/int.err" &
 rec=$!
-sleep "$(slow 2)"
+sleep "$(slow 3)"
 kill -INT $rec
 wait $rec
 rc=$?
 n=$(skidless script -i "$T/int.data" 2> "$T/int.script.err" | wc -l)
 # A shell's status for a job it interrupted: 128 + SIGINT.
-[ "$n" -ge 100 ] && [ $rc = 130 ] && ! grep -q -e corrupt -e incomplete "$T/int.script.err"
+[ "$n" -ge 1 ] && [ $rc = 130 ] && ! grep -q -e corrupt -e incomplete "$T/int.script.err"
 result $? "SIGINT mid-record leaves a complete capture and exits 130 ($n samples, record rc $rc)"
 
 # SIGTERM (kill's default) as Ctrl-C: a complete file, and 128 + 15.
-# Any sample will do: record takes 1.3 to 2.2 s to start in a loaded TCG
-# guest (above), more when the host is busy; what is checked is the file.
 skidless record -q -F 1000 -o "$T/term.data" -- "$BIN/busyloop" "$(slow 20)" 2> "$T/term.err" &
 rec=$!
 sleep "$(slow 3)"
