@@ -2,11 +2,39 @@
 /* All of skidless's libkmod use. */
 #include <errno.h>
 #include <libkmod.h>
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "kmodload.h"
 
 #define MODULE_NAME	"skidless"
+
+/*
+ * libkmod prints its own errors on stderr ("libkmod: ERROR ... could not
+ * find module by name='skidless'") ahead of the caller's sentence, which
+ * explains the errno and names the fix (insmod, or modprobe after a DKMS
+ * install): keep libkmod quiet.
+ */
+static void quiet_log(void *data, int priority, const char *file, int line,
+		      const char *fn, const char *format, va_list args)
+{
+	(void)data;
+	(void)priority;
+	(void)file;
+	(void)line;
+	(void)fn;
+	(void)format;
+	(void)args;
+}
+
+static struct kmod_ctx *quiet_ctx(void)
+{
+	struct kmod_ctx *ctx = kmod_new(NULL, NULL);
+
+	if (ctx)
+		kmod_set_log_fn(ctx, quiet_log, NULL);
+	return ctx;
+}
 
 int skd_kmod_load(const char *path, const char *params)
 {
@@ -14,7 +42,7 @@ int skd_kmod_load(const char *path, const char *params)
 	struct kmod_ctx *ctx;
 	int ret;
 
-	ctx = kmod_new(NULL, NULL);
+	ctx = quiet_ctx();
 	if (!ctx)
 		return -ENOMEM;
 	if (path)
@@ -46,7 +74,7 @@ int skd_kmod_unload(void)
 	struct kmod_ctx *ctx;
 	int ret;
 
-	ctx = kmod_new(NULL, NULL);
+	ctx = quiet_ctx();
 	if (!ctx)
 		return -ENOMEM;
 	ret = kmod_module_new_from_name(ctx, MODULE_NAME, &mod);
