@@ -513,9 +513,10 @@ static void put_unreported_lost(struct record_output *o)
 	put(o, pd_conv_record(o->conv, &ev, &err), err);
 }
 
-static int commit_perf(struct record_output *o)
+/* Finish the perf.data; *cut: the disk filled, the file ends early. */
+static int commit_perf(struct record_output *o, bool *cut)
 {
-	struct pd_writer_result res;
+	struct pd_writer_result res = { 0 };
 	int ret;
 
 	put_unreported_lost(o);
@@ -527,6 +528,7 @@ static int commit_perf(struct record_output *o)
 			"converted to perf records and were left out: please "
 			"report this bug\n", PROG_NAME,
 			(unsigned long)o->unconverted);
+	*cut = ret && res.truncated;
 	if (!ret)
 		return 0;
 	if (res.truncated) {
@@ -539,8 +541,9 @@ static int commit_perf(struct record_output *o)
 			(unsigned long)res.lost);
 		return ret;
 	}
-	fprintf(stderr, "%s: writing %s failed: %s\n", PROG_NAME,
-		o->path ? o->path : "stdout", strerror(-ret));
+	fprintf(stderr, "%s: writing %s failed: %s%s\n", PROG_NAME,
+		o->path ? o->path : "stdout", strerror(-ret),
+		o->path ? "; the previous capture, if any, is untouched" : "");
 	return ret;
 }
 
@@ -581,6 +584,7 @@ static void free_output(struct record_output *o)
 int record_output_commit(struct record_output *o)
 {
 	int ret, placed = 0;
+	bool cut = false;
 
 	if (o->format == RECORD_FORMAT_NATIVE) {
 		ret = skd_capture_finish(o->out, mono_ns());
@@ -592,10 +596,13 @@ int record_output_commit(struct record_output *o)
 	} else {
 		skd_capture_finish(o->out, 0);
 		o->out = NULL;
-		ret = commit_perf(o);
+		ret = commit_perf(o, &cut);
 	}
-	/* A truncated perf.data is still a readable file: keep it. */
-	if (o->path && (!ret || o->format == RECORD_FORMAT_PERF))
+	/*
+	 * A perf.data cut short by a full disk is still a readable file:
+	 * keep it. Any other failure leaves bytes nobody can trust.
+	 */
+	if (o->path && (!ret || cut))
 		placed = put_in_place(o);
 	else if (o->tmp)
 		unlink(o->tmp);
