@@ -868,11 +868,19 @@ static void case_foreign_bits(const struct pmu_test *pt)
 	if (!ret) {
 		ran = !skd_dev_start(s.fd);
 		if (ran) {
-			/* The owner takes fixed counter 2 meanwhile. */
-			if (!sim_msrs_read(0, &m))
+			/*
+			 * The owner takes fixed counter 2 meanwhile, in
+			 * FIXED_CTR_CTRL and GLOBAL_CTRL: STOP must not put
+			 * back what either held at START.
+			 */
+			if (!sim_msrs_read(0, &m)) {
 				sim_msr_get(&m, MSR_CORE_PERF_FIXED_CTR_CTRL, &fixed);
+				sim_msr_get(&m, MSR_CORE_PERF_GLOBAL_CTRL, &ctrl);
+			}
 			sim_msr_write(0, MSR_CORE_PERF_FIXED_CTR_CTRL, fixed | 0xb00);
+			sim_msr_write(0, MSR_CORE_PERF_GLOBAL_CTRL, ctrl | 1ULL << 34);
 			knob("foreign_fixed", "0xff0");
+			knob("foreign_ctrl", "0x600000000");
 			sleep_seconds(0.2);
 			skd_dev_stop(s.fd);
 		}
@@ -888,10 +896,12 @@ static void case_foreign_bits(const struct pmu_test *pt)
 	sim_msr_write(0, MSR_CORE_PERF_FIXED_CTR_CTRL, 0);
 	sim_msr_write(0, MSR_CORE_PERF_GLOBAL_CTRL, 0);
 	ktap_result(pass_clean(ran && (fixed & 0xff0) == 0xbb0 &&
-			       (ctrl & (1ULL << 33)), "foreign-bits"),
+			       (ctrl & (3ULL << 33)) == 3ULL << 33,
+			       "foreign-bits"),
 		    "foreign-bits: another owner's fixed counters 1 and 2 "
-		    "and its GLOBAL_CTRL bit survive a session on fixed "
-		    "counter 0 (FIXED_CTR_CTRL 0x%llx, GLOBAL_CTRL 0x%llx)",
+		    "and their GLOBAL_CTRL bits, one taken during the "
+		    "session, survive a session on fixed counter 0 "
+		    "(FIXED_CTR_CTRL 0x%llx, GLOBAL_CTRL 0x%llx)",
 		    (unsigned long long)fixed, (unsigned long long)ctrl);
 }
 
