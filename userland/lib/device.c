@@ -2,12 +2,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "decode.h"
 #include "device.h"
+#include "kmod_explain.h"
 #include "kmodload.h"
 
 static int ret_errno(int ret)
@@ -19,13 +21,31 @@ static int ret_errno(int ret)
 	return ret;
 }
 
+/* The module, loaded as `skidless load` does; says so on stderr. */
+static void autoload_module(void)
+{
+	struct skd_kmod k = {};
+	int ret;
+
+	fprintf(stderr, "skidless: %s is missing: loading the skidless "
+		"module\n", SKD_DEVICE_PATH);
+	ret = skd_kmod_load(&k, NULL, 0);
+	if (!ret)
+		fprintf(stderr, "skidless: loaded %s\n", k.path);
+	else
+		fprintf(stderr, "skidless: could not load it: %s\n",
+			skd_kmod_explain(SKD_KMOD_LOAD, -ret,
+					 skd_lockdown_active(NULL)));
+}
+
 int skd_dev_open(bool autoload)
 {
 	int fd = open(SKD_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 
-	if (fd < 0 && errno == ENOENT && autoload &&
-	    skd_kmod_load(NULL, NULL) == 0)
+	if (fd < 0 && errno == ENOENT && autoload) {
+		autoload_module();
 		fd = open(SKD_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	}
 	if (fd < 0)
 		return ret_errno(-1);
 	return fd;
