@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "decode.h"
@@ -49,6 +51,24 @@ int skd_dev_open(bool autoload)
 	if (fd < 0)
 		return ret_errno(-1);
 	return fd;
+}
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON	38
+#endif
+
+bool skd_perfmon_capable(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {};
+
+	if (syscall(SYS_capget, &hdr, data))
+		return true;	/* let the module decide */
+	return (data[CAP_PERFMON / 32].effective & (1U << (CAP_PERFMON % 32))) ||
+	       (data[CAP_SYS_ADMIN / 32].effective &
+		(1U << (CAP_SYS_ADMIN % 32)));
 }
 
 int skd_dev_info(int fd, struct skd_info *info)

@@ -52,11 +52,9 @@ static const struct explanation table[] = {
 	  "above 0, -C not empty, not both user and kernel excluded, and "
 	  "--idle only with -a or -C on the timer backend" },
 	{ SKD_OP_CONFIG, EACCES,
-	  "without CAP_PERFMON (a member of the module's access group) a "
-	  "session samples only user space of your own processes: a command "
-	  "or -p of yours, with :u events (or the timer backend, which then "
-	  "excludes the kernel itself); -a, -C and kernel samples need "
-	  "CAP_PERFMON" },
+	  "without CAP_PERFMON (as a member of the module's access_gid group) "
+	  "a session samples only the user space of your own processes: a "
+	  "command, or -p of a process of yours; -a and -C need CAP_PERFMON" },
 	{ SKD_OP_CONFIG, EBUSY,
 	  "this session is configured already: open a new one" },
 	{ SKD_OP_CONFIG, ENOSPC,

@@ -45,9 +45,23 @@ static struct kmod_ctx *new_ctx(struct skd_kmod *k)
 	return ctx;
 }
 
+/* Whether @names[0..n) has the @len bytes at @name. */
+static bool has_name(const char *names[], size_t n, const char *name,
+		     size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(names[i]) == len && !strncmp(names[i], name, len))
+			return true;
+	return false;
+}
+
 /*
- * The parameter names the module declares (modinfo's "parmtype" lines,
- * "name:type"), copied into @store; also listed in k->known_params.
+ * The parameter names the module declares, copied into @store; also
+ * listed in k->known_params. modinfo has "parmtype" (name:type) for
+ * module_param() and "parm" (name:description) for those documented:
+ * module_param_cb() parameters have only the latter.
  */
 static size_t param_names(struct kmod_list *info, const char *names[],
 			  size_t max, char *store, size_t store_len,
@@ -55,16 +69,19 @@ static size_t param_names(struct kmod_list *info, const char *names[],
 {
 	size_t n = 0, at = 0, kat = 0, len;
 	struct kmod_list *l;
-	const char *val, *colon;
+	const char *key, *val, *colon;
 
 	kmod_list_foreach(l, info) {
-		if (strcmp(kmod_module_info_get_key(l), "parmtype"))
+		key = kmod_module_info_get_key(l);
+		if (strcmp(key, "parmtype") && strcmp(key, "parm"))
 			continue;
 		val = kmod_module_info_get_value(l);
 		if (!val || n == max)
 			continue;
 		colon = strchr(val, ':');
 		len = colon ? (size_t)(colon - val) : strlen(val);
+		if (has_name(names, n, val, len))
+			continue;
 		if (at + len + 1 > store_len)
 			break;
 		memcpy(store + at, val, len);
