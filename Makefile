@@ -168,6 +168,9 @@ vm-bin: tools kselftests $(ASAN_TOOL)
 	@rm -rf $(BUILD)/vm-bin && mkdir -p $(BUILD)/vm-bin
 	$(Q)cp $(TOOL) $(ASAN_TOOL) $(KSFT_BINS) $(KSFT_PROGS) $(KSFT_SCRIPTS) tests/kselftest/list \
 		tests/vm/demo.sh $(BUILD)/vm-bin/
+	@# Debian's depmod (kmod) for kmod_load.sh: busybox's writes no
+	@# modules.dep.bin, which libkmod reads.
+	$(Q)cp /sbin/depmod $(BUILD)/vm-bin/depmod
 
 check:
 	bash tests/check.sh

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
 
@@ -33,15 +34,27 @@ static void capture_log(void *data, int priority, const char *file, int line,
 	vsnprintf(k->log + at + n, sizeof(k->log) - at - n, format, args);
 }
 
+/*
+ * kmod_new() parses modprobe.d before a log function can be set: a bad
+ * line there would go to stderr through libkmod's default one. Unless the
+ * user asked for its log (-v, or KMOD_LOG set), it is silenced for that
+ * call; later lines are captured into k->log.
+ */
 static struct kmod_ctx *new_ctx(struct skd_kmod *k)
 {
-	struct kmod_ctx *ctx = kmod_new(NULL, NULL);
+	bool user_env = getenv("KMOD_LOG");
+	struct kmod_ctx *ctx;
 
+	if (!k->verbose && !user_env)
+		setenv("KMOD_LOG", "0", 1);
+	ctx = kmod_new(NULL, NULL);
+	if (!k->verbose && !user_env)
+		unsetenv("KMOD_LOG");
 	if (!ctx)
 		return NULL;
-	/* kmod_new() may already have logged (KMOD_LOG): nothing to keep. */
 	kmod_set_log_fn(ctx, capture_log, k);
-	kmod_set_log_priority(ctx, k->verbose ? LOG_INFO : LOG_ERR);
+	if (!user_env)
+		kmod_set_log_priority(ctx, k->verbose ? LOG_INFO : LOG_ERR);
 	return ctx;
 }
 
