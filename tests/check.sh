@@ -233,14 +233,14 @@ if [ "$(cat "$OUT/debug-kernel.rc" 2>/dev/null)" = 0 ]; then
 	# scan and lockdep check: the whole suite but its million-call fuzz
 	# run (stress.list has one sized for this kernel) and then the 1000
 	# load/unload cycles; the rest of stress.list. About 10 minutes each.
-	# Not lockdown.sh: the debug kernel has no lockdown LSM (tests/vm/
-	# debug-kernel/config), and lockdown would bar kmemleak's scan. The
-	# command's PMU tests on two models (legacy and architectural LBR,
-	# the hybrid part): the kernel paths the others reach are the PMU
+	# Not lockdown.sh nor kmod_sig.sh: the debug kernel has no lockdown
+	# LSM (tests/vm/debug-kernel/config), and lockdown would bar
+	# kmemleak's scan. The command's PMU tests on two models (legacy and
+	# architectural LBR, the hybrid part): the kernel paths the others reach are the PMU
 	# tests' own, which run on every model. Not perf_export.sh: it only
 	# hands captures to the host's perf, which reads the first lane's; not
 	# dwarf.sh, whose kernel side (the stack copy) user_stack covers.
-	{ grep -v '^fuzz_device \|^lockdown\|^perf_export\|^dwarf\|^cli_pmu.sh .* \(skylake-htoff\|icelake\|sapphirerapids\)$' \
+	{ grep -v '^fuzz_device \|^lockdown\|^kmod_sig\|^perf_export\|^dwarf\|^cli_pmu.sh .* \(skylake-htoff\|icelake\|sapphirerapids\)$' \
 		tests/kselftest/list
 	  grep '^module_cycle' tests/kselftest/stress.list; } > "$OUT/debug-suite.list"
 	grep -v '^module_cycle' tests/kselftest/stress.list > "$OUT/debug-stress.list"
