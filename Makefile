@@ -9,7 +9,8 @@
 #                        /lib/modules
 #   make dkms-install    source to /usr/src and dkms add/build/install
 #   make deb             Debian packages skidless and skidless-dkms in build/deb
-#   make dkms-check      skidless-dkms under DKMS for Debian's 6.1 and 6.12
+#   make dkms-check      skidless-dkms under DKMS for Debian's 6.1 and 6.12,
+#                        its modules loaded and sampled with in the VM
 #
 # The module is built against KDIR; KERNELRELEASE names the target kernel
 # (DKMS passes it), not the kernel this machine runs.
@@ -231,9 +232,12 @@ deb:
 
 # DKMS add/build/install/status/uninstall/remove of the skidless-dkms
 # package against the headers of both bookworm kernels, in a clean
-# bookworm chroot (root; tests/dkms-check.sh).
+# bookworm chroot (root; tests/dkms-check.sh); then the modules it built
+# loaded and sampled with in the VM on their kernels (tests/dkms-vm.sh).
 dkms-check:
 	bash tests/dkms-check.sh
+	$(MAKE) -s vm-bin
+	bash tests/dkms-vm.sh
 
 clean:
 	rm -rf $(BUILD)
