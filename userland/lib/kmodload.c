@@ -110,6 +110,13 @@ static size_t param_names(struct kmod_list *info, const char *names[],
 	return n;
 }
 
+/* Quietly: its "context released" is no news. */
+static void free_ctx(struct kmod_ctx *ctx)
+{
+	kmod_set_log_priority(ctx, LOG_ERR);
+	kmod_unref(ctx);
+}
+
 static int check_params(struct skd_kmod *k, struct kmod_module *mod,
 			char *const params[], int nparams, char *out,
 			size_t len)
@@ -176,7 +183,7 @@ int skd_kmod_load(struct skd_kmod *k, char *const params[], int nparams)
 		ret = -EINVAL;
 out:
 	kmod_module_unref(mod);
-	kmod_unref(ctx);
+	free_ctx(ctx);
 	return ret;
 }
 
@@ -226,6 +233,6 @@ int skd_kmod_unload(struct skd_kmod *k)
 		ret = -EBUSY;
 out:
 	kmod_module_unref(mod);
-	kmod_unref(ctx);
+	free_ctx(ctx);
 	return ret;
 }
