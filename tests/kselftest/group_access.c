@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -168,12 +169,63 @@ static int sample_own(void)
 	return seen.kernel || seen.others ? 13 : 0;
 }
 
+/* skidless record as the member: the command line, its stderr's file. */
+static char *const *record_argv;
+#define RECORD_ERR	"/tmp/group_access.err"
+#define RECORD_HOME	"/tmp/group_access.home"
+
+static int run_record(void)
+{
+	int fd = open(RECORD_ERR, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+		return 201;
+	setenv("HOME", RECORD_HOME, 1);
+	execvp(record_argv[0], record_argv);
+	return 202;
+}
+
+/* The record's output has @text; its sample count into *@samples. */
+static bool record_said(const char *text, long *samples)
+{
+	char line[512];
+	const char *at;
+	bool found = false;
+	FILE *f = fopen(RECORD_ERR, "r");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		ktap_diag("record: %s", line);
+		found |= !!strstr(line, text);
+		at = strstr(line, " samples written");
+		if (at && samples) {
+			while (at > line && at[-1] >= '0' && at[-1] <= '9')
+				at--;
+			*samples = atol(at);
+		}
+	}
+	fclose(f);
+	return found;
+}
+
 int main(void)
 {
+	static char *const record_cmd[] = {
+		"skidless", "record", "-q", "-F", "500", "-o",
+		"/tmp/group_access.data", "--", "busyloop", "1", NULL,
+	};
+	static char *const record_all[] = {
+		"skidless", "record", "-q", "-a", "-o",
+		"/tmp/group_access-a.data", "--duration", "1", NULL,
+	};
+	long samples = 0;
+	bool said;
 	struct stat st;
 	int err;
 
-	ktap_plan(12);
+	ktap_plan(14);
 	if (stat(SKD_DEVICE_PATH, &st))
 		ktap_fail_all("no /dev/skidless: module not loaded");
 
@@ -222,11 +274,30 @@ int main(void)
 	ktap_result(err == 0, "it samples the user space of its own process, "
 		    "nothing else (code %d)", err);
 
+	/* The command, as a member: user space only, said; -a explained. */
+	mkdir(RECORD_HOME, 0777);
+	chmod(RECORD_HOME, 0777);
+	record_argv = record_cmd;
+	err = as_user(GROUP, run_record);
+	said = record_said("sampling user space only", &samples);
+	ktap_result(err == 0 && said && samples > 0,
+		    "skidless record of a command works for a member, user "
+		    "space only, and says so (exit %d, %ld samples)", err,
+		    samples);
+	record_argv = record_all;
+	err = as_user(GROUP, run_record);
+	ktap_result(err && err < 128 && record_said("your own processes", NULL),
+		    "skidless record -a is refused for a member, explained "
+		    "(exit %d)", err);
+
 	/* Root's sessions are not restricted by the group setting. */
 	err = config_errno(0, 0);
 	ktap_result(err == 0, "root still samples system-wide and the kernel "
 		    "(errno %d)", err);
 
+	unlink(RECORD_ERR);
+	unlink("/tmp/group_access.data");
+	unlink("/tmp/group_access-a.data");
 	set_param("-1");
 	if (chown(SKD_DEVICE_PATH, 0, 0) || chmod(SKD_DEVICE_PATH, 0600))
 		ktap_diag("could not put the node back to root 0600");

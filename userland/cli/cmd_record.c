@@ -709,7 +709,7 @@ static int start_session(struct recorder *rc)
 		rc->have_child = true;
 	}
 	fill_config(rc);
-	if ((rc->cfg.flags & SKD_CFG_EXCLUDE_KERNEL) && !rc->o.quiet)
+	if (rc->cfg.flags & SKD_CFG_EXCLUDE_KERNEL)
 		fprintf(stderr, "%s: without CAP_PERFMON: sampling user space "
 			"only\n", PROG_NAME);
 	ret = skd_dev_config(rc->fd, &rc->cfg);
