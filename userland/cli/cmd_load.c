@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -68,9 +69,10 @@ static int parse_opts(int argc, char *argv[], bool *verbose,
 	return optind;
 }
 
+/* With -v, or when KMOD_LOG asks libkmod for its log. */
 static void show_log(const struct skd_kmod *k)
 {
-	if (k->verbose && k->log[0])
+	if ((k->verbose || getenv("KMOD_LOG")) && k->log[0])
 		fputs(k->log, stderr);
 }
 
