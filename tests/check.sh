@@ -263,14 +263,14 @@ if [ "$(cat "$OUT/debug-kernel.rc" 2>/dev/null)" = 0 ]; then
 	# scan and lockdep check: the whole suite but its million-call fuzz
 	# run (stress.list has one sized for this kernel) and then the 1000
 	# load/unload cycles; the rest of stress.list. About 10 minutes each.
-	# Not lockdown.sh: the debug kernel has no lockdown LSM (tests/vm/
-	# debug-kernel/config), and lockdown would bar kmemleak's scan. The
-	# command's PMU tests on two models (legacy and architectural LBR,
-	# the hybrid part): the kernel paths the others reach are the PMU
+	# Not lockdown.sh nor kmod_sig.sh: the debug kernel has no lockdown
+	# LSM (tests/vm/debug-kernel/config), and lockdown would bar
+	# kmemleak's scan. The command's PMU tests on two models (legacy and
+	# architectural LBR, the hybrid part): the kernel paths the others reach are the PMU
 	# tests' own, which run on every model. Not perf_export.sh: it only
 	# hands captures to the host's perf, which reads the first lane's; not
 	# dwarf.sh, whose kernel side (the stack copy) user_stack covers.
-	{ grep -v '^fuzz_device \|^lockdown\|^perf_export\|^dwarf\|^cli_pmu.sh .* \(skylake-htoff\|icelake\|sapphirerapids\)$' \
+	{ grep -v '^fuzz_device \|^lockdown\|^kmod_sig\|^perf_export\|^dwarf\|^cli_pmu.sh .* \(skylake-htoff\|icelake\|sapphirerapids\)$' \
 		tests/kselftest/list
 	  grep '^module_cycle' tests/kselftest/stress.list; } > "$OUT/debug-suite.list"
 	grep -v '^module_cycle' tests/kselftest/stress.list > "$OUT/debug-stress.list"
@@ -309,12 +309,15 @@ grep -E "^(not )?ok" "$OUT/analysis.tap"
 
 say "packages: make deb, lintian, a clean bookworm chroot, DKMS on 6.1 and 6.12"
 wait "$PACKAGES_JOB"
-for t in packages dkms; do
+# The modules DKMS built there, each loaded and sampled with in a VM on
+# its kernel (about 25 s for both; build/vm-bin is the VM lane's).
+bash tests/dkms-vm.sh > "$OUT/dkms-vm.tap" 2> "$OUT/dkms-vm.log"
+for t in packages dkms dkms-vm; do
 	[ -s "$OUT/$t.tap" ] || tap "$OUT/$t.tap" 1 "tests/$t ran" "$OUT/$t.log"
 done
-grep -hE "^(not )?ok" "$OUT/packages.tap" "$OUT/dkms.tap" | grep -c "^ok" |
-	sed 's/$/ package results ok/'
-grep -h "^not ok" "$OUT/packages.tap" "$OUT/dkms.tap"
+grep -hE "^(not )?ok" "$OUT/packages.tap" "$OUT/dkms.tap" "$OUT/dkms-vm.tap" |
+	grep -c "^ok" | sed 's/$/ package results ok/'
+grep -h "^not ok" "$OUT/packages.tap" "$OUT/dkms.tap" "$OUT/dkms-vm.tap"
 
 say "summary"
 echo "make check took $(( $(date +%s) - START )) s; logs in build/check/"

@@ -10,8 +10,9 @@
 # status`; and the purge, after which DKMS holds nothing of skidless.
 # Every module installed must be under /lib/modules/KERNEL/updates/dkms,
 # carry that kernel's vermagic and no trace of the simulated PMU, and be
-# signed with the MOK key pair DKMS makes for Secure Boot. Loading the DKMS-built module and sampling with it
-# needs the VM (not done here).
+# signed with the MOK key pair DKMS makes for Secure Boot. The modules
+# are kept in build/dkms-check/ for tests/dkms-vm.sh, which loads each in
+# the VM on its kernel and samples with it.
 # Time: about 3 minutes on 2 cores with a warm cache (176 s measured, load
 # 7 beside), most of it four module builds (two by the postinst, two by
 # hand; 20 to 40 s each, niced); the first run
@@ -173,6 +174,22 @@ done
 both_installed "$OUT/status.log"
 ok $? "dkms status after the steps by hand: installed again for $k61 and $k612" "$OUT/status.log"
 for k in $k61 $k612; do check_module "$k"; done
+
+# The modules DKMS built, kept for tests/dkms-vm.sh, which loads each in a
+# VM on its kernel and samples with it: as plain .ko (DKMS compresses
+# where the kernel does, 6.12's as .ko.xz; the signature is inside).
+rc=0
+for k in $k61 $k612; do
+	ko=$(ls "$R/lib/modules/$k/updates/dkms/"skidless.ko* 2> /dev/null | head -n 1)
+	case $ko in
+	*.xz) xz -dc "$ko" > "$OUT/skidless-$k.ko" ;;
+	*.zst) zstd -dqc "$ko" > "$OUT/skidless-$k.ko" ;;
+	*.ko) cp "$ko" "$OUT/skidless-$k.ko" ;;
+	*) false ;;
+	esac 2>> "$OUT/keep.log" || rc=1
+	modinfo -F vermagic "$OUT/skidless-$k.ko" >> "$OUT/keep.log" 2>&1 || rc=1
+done
+ok $rc "the DKMS-built modules kept for the VM: build/dkms-check/skidless-{$k61,$k612}.ko" "$OUT/keep.log"
 
 in_chroot apt-get purge -y -q skidless-dkms > "$OUT/purge.log" 2>&1
 rc=$?

@@ -389,6 +389,9 @@ static void fill_config(struct recorder *rc)
 		cfg->flags |= SKD_CFG_PID;
 		cfg->pid = rc->o.pid ? rc->o.pid : rc->child.pid;
 	}
+	/* A member of the access group: user space only, as perf falls back. */
+	if (!skd_perfmon_capable())
+		cfg->flags |= SKD_CFG_EXCLUDE_KERNEL;
 	if (rc->o.pmu.picked)
 		memcpy(rc->cpus, rc->o.pmu.picked_cpus, sizeof(rc->cpus));
 	if (rc->o.cpu_list || rc->o.pmu.picked) {
@@ -652,6 +655,9 @@ static int start_session(struct recorder *rc)
 		rc->have_child = true;
 	}
 	fill_config(rc);
+	if (rc->cfg.flags & SKD_CFG_EXCLUDE_KERNEL)
+		fprintf(stderr, "%s: without CAP_PERFMON: sampling user space "
+			"only\n", PROG_NAME);
 	ret = skd_dev_config(rc->fd, &rc->cfg);
 	if (ret) {
 		char why[512];
