@@ -476,7 +476,8 @@ static void count_throttle(const struct skd_event *e, void *arg)
 /*
  * A sim session far above max_sample_rate (set through SET_SETTINGS):
  * THROTTLED events add up to the THROTTLE records in the rings. Then held
- * counters make START fail: the group hears REFUSED with EBUSY.
+ * counters, then VMX on, make START fail: the group hears REFUSED with
+ * EBUSY and the reason.
  */
 static void test_pmu_session(struct rawnl *ev, struct pmu_test *pt)
 {
@@ -501,12 +502,14 @@ static void test_pmu_session(struct rawnl *ev, struct pmu_test *pt)
 	    pmu_config(pt, &cfg, evs, cycles_pp, 1, 20011, 64)) {
 		ktap_fail("events: THROTTLED", "cannot configure a sim session");
 		ktap_fail("events: REFUSED", "cannot configure a sim session");
+		ktap_fail("events: REFUSED for VMX", "cannot configure a sim session");
 		return;
 	}
 	cfg.callchain_depth = 8;	/* a PMI per sample */
 	if (session_open(&s, &cfg)) {
 		ktap_fail("events: THROTTLED", "cannot set up a sim session");
 		ktap_fail("events: REFUSED", "cannot set up a sim session");
+		ktap_fail("events: REFUSED for VMX", "cannot set up a sim session");
 		return;
 	}
 	seen.id = my_session(&m);
@@ -534,6 +537,7 @@ static void test_pmu_session(struct rawnl *ev, struct pmu_test *pt)
 	memset(&seen, 0, sizeof(seen));
 	if (write_text(SIM_DEBUGFS "/held_counters", "0x1")) {
 		ktap_fail("events: REFUSED", "no held_counters knob");
+		ktap_fail("events: REFUSED for VMX", "no held_counters knob");
 		return;
 	}
 	err = pmu_start_errno(&cfg);
@@ -545,6 +549,21 @@ static void test_pmu_session(struct rawnl *ev, struct pmu_test *pt)
 		    "counters held elsewhere: START %s, events: REFUSED (%s) "
 		    "\"%s\"", strerror(-err), strerror(seen.refused_errno),
 		    seen.refused_msg);
+
+	/* The model's CPUs with VMX on: PEBS must not start. */
+	memset(&seen, 0, sizeof(seen));
+	if (write_text(SIM_DEBUGFS "/vmx", "1")) {
+		ktap_fail("events: REFUSED for VMX", "no vmx knob");
+		return;
+	}
+	err = pmu_start_errno(&cfg);
+	write_text(SIM_DEBUGFS "/vmx", "0");
+	drain_events(ev, &seen, 300);
+	ktap_result(err == -EBUSY && seen.refused >= 1 &&
+		    seen.refused_errno == EBUSY && strstr(seen.refused_msg, "VMX"),
+		    "VMX on: START %s, events: REFUSED (%s) \"%s\"",
+		    strerror(-err), strerror(seen.refused_errno),
+		    seen.refused_msg);
 }
 
 int main(int argc, char **argv)
@@ -554,7 +573,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	pmu_test_init(&pt, argc, argv);
-	ktap_plan(30);
+	ktap_plan(31);
 	ret = rawnl_open(&nl);
 	if (!ret)
 		ret = rawnl_open(&ev);

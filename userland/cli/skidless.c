@@ -23,6 +23,8 @@ static const struct {
 	{ "stat", stat_main, "Show open sessions and their per-CPU rates" },
 	{ "events", events_main, "Follow the module's events: sessions, losses, throttling" },
 	{ "set", set_main, "Show or change the module's settings" },
+	{ "load", load_main, "Load the installed module, as modprobe does" },
+	{ "unload", unload_main, "Unload the module, or say who holds it" },
 };
 
 static void show_usage(FILE *f)

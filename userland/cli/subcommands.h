@@ -19,5 +19,7 @@ int selftest_main(int argc, char *argv[]);
 int stat_main(int argc, char *argv[]);
 int events_main(int argc, char *argv[]);
 int set_main(int argc, char *argv[]);
+int load_main(int argc, char *argv[]);
+int unload_main(int argc, char *argv[]);
 
 #endif /* _SKD_SUBCOMMANDS_H */
