@@ -10,7 +10,6 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
-#include <linux/sched.h>
 #include <linux/uidgid.h>
 #include <linux/wait.h>
 
@@ -33,7 +32,7 @@ struct skd_session {
 	u32 id;				/* in the registry, >= 1; netlink's */
 	pid_t owner_pid;		/* opener, initial pid namespace */
 	uid_t owner_uid;		/* opener, initial user namespace */
-	char owner_comm[TASK_COMM_LEN];
+	char owner_comm[SKD_COMM_LEN];	/* == TASK_COMM_LEN */
 	/* Counts already told to netlink listeners (netlink.c's poller). */
 	u64 nl_lost_seen, nl_throttles_seen;
 	unsigned long nl_lost_at, nl_throttled_at;	/* jiffies */

@@ -63,10 +63,10 @@ clean "set (show)" 0 "$SKD" set
 clean "set max_freq to what it is" 0 "$SKD" set max_freq="$(cat /sys/module/skidless/parameters/max_freq)"
 clean "set refused, with the kernel's message" 1 "$SKD" set max_freq=100001
 "$BIN/skidless" record -q -o "$T/h.data" -- "$BIN/busyloop" "$(slow 3)" &
-sleep 1
+sleep "$(slow 1)"
 clean "stat --watch while a session runs" 0 "$SKD" stat --watch 0.3 --count 2
 wait
-(sleep 1; "$BIN/skidless" record -q -o "$T/i.data" -- "$BIN/busyloop" 0.3) &
+(sleep "$(slow 1)"; "$BIN/skidless" record -q -o "$T/i.data" -- "$BIN/busyloop" 0.3) &
 clean "events --json while a session starts and stops" 0 "$SKD" events --json \
 	--count 2 --timeout 60
 wait

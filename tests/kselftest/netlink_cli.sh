@@ -50,11 +50,11 @@ out=$(skidless set bogus=1 2>&1)
 [ $? = 1 ] && echo "$out" | grep -q "no setting .bogus'"
 result $? "set bogus=1: names the problem: $out"
 
-skidless events --count 2 --timeout 30 > "$T/ev" 2> "$T/ev.err" &
+skidless events --count 2 --timeout "$(slow 30)" > "$T/ev" 2> "$T/ev.err" &
 ev=$!
-skidless events --json --count 2 --timeout 30 > "$T/evj" 2>&1 &
+skidless events --json --count 2 --timeout "$(slow 30)" > "$T/evj" 2>&1 &
 evj=$!
-sleep 1
+sleep "$(slow 1)"
 skidless record -q -F 1000 -o "$T/a.data" -- "$BIN/busyloop" "$(slow 1)" 2> "$T/rec.err"
 wait $ev
 rc=$?
@@ -68,7 +68,7 @@ result $? "events --json: one object per event: $(tr '\n' '|' < "$T/evj")"
 
 skidless record -q -F 1000 -o "$T/b.data" -- "$BIN/busyloop" "$(slow 4)" 2> "$T/rec2.err" &
 rec=$!
-sleep 1.5
+sleep "$(slow 1.5)"
 skidless stat > "$T/stat" 2>&1
 rc=$?
 id=$(sed -n "s/^session \([0-9]*\): pid $rec (.*) uid 0, running, timer, CPUs .*1000 Hz.*/\1/p" "$T/stat")
