@@ -72,12 +72,13 @@ HDRPKG=$(aptc apt-cache pkgnames "linux-headers-${VER%%-*}+" | grep -E -- '\+deb
 [ -n "$HDRPKG" ] || die "sid has no amd64 headers package for $SRCPKG $VER"
 HVER=$(aptc apt-cache show "$HDRPKG" | sed -n 's/^Version: //p' | head -n 1)
 [ "$HVER" = "$VER" ] || die "$HDRPKG is $HVER, $SRCPKG is $VER: sid is between uploads"
+echo "sid-kernel: $SRCPKG $VER" >&2
 
 KEY=$( (cat "${BASH_SOURCE[0]}"; gcc --version | head -1) | sha1sum | cut -c1-12)
 SRC=$CACHE/sid-src-$VER
 OUT=$CACHE/sid-$VER-$KEY
 if [ -e "$OUT/.skd-built" ]; then
-	echo "sid-kernel: $(cat "$OUT/skd-source") (cached)" >&2
+	echo "sid-kernel: cached in $OUT" >&2
 	echo "$OUT"
 	exit 0
 fi
