@@ -238,13 +238,6 @@ OTHER_VM_JOB=$!
 cp "$OUT/vm/results.tap" "$OUT/vm.tap" 2>/dev/null ||
 	tap "$OUT/vm.tap" 1 "the VM lane ran" "$OUT/vm.log"
 
-say "static: the module against sid's kernel"
-wait "$SID_KERNEL_JOB"
-SID_SOURCE=$(sed -n 's/^sid-kernel: \(linux-source-[^ ]* [^ ]*\).*/\1/p' "$OUT/sid-kernel.log" | tail -n 1)
-cat "$OUT/sid-kernel.log" "$OUT/w1-sid.log" > "$OUT/w1-sid-all.log" 2>/dev/null
-[ "$(cat "$OUT/sid-kernel.rc")" = 0 ] && ! grep -iE "warning:|error:" "$OUT/w1-sid.log" > /dev/null
-tap "$S" $? "modules build W=1 clean against sid's newest kernel (${SID_SOURCE:-linux-source from sid}; $(grep -o 'prepared in [0-9]* s' "$OUT/sid-kernel.log" || echo "cached"))" "$OUT/w1-sid-all.log"
-
 say "perf 6.1 reads the captures made in the VM"
 bash tests/perfdata/vm_perf.sh "$OUT/vm/tap.log" build/vm-bin > "$OUT/vm-perf.tap" 2>&1
 grep -E "^(not )?ok" "$OUT/vm-perf.tap"
@@ -346,6 +339,13 @@ done
 grep -hE "^(not )?ok" "$OUT/packages.tap" "$OUT/dkms.tap" | grep -c "^ok" |
 	sed 's/$/ package tests passed/'
 grep -h "^not ok" "$OUT/packages.tap" "$OUT/dkms.tap"
+
+say "static: the module against sid's kernel (built beside the stages above)"
+wait "$SID_KERNEL_JOB"
+SID_SOURCE=$(sed -n 's/^sid-kernel: \(linux-source-[^ ]* [^ ]*\).*/\1/p' "$OUT/sid-kernel.log" | tail -n 1)
+cat "$OUT/sid-kernel.log" "$OUT/w1-sid.log" > "$OUT/w1-sid-all.log" 2>/dev/null
+[ "$(cat "$OUT/sid-kernel.rc")" = 0 ] && ! grep -iE "warning:|error:" "$OUT/w1-sid.log" > /dev/null
+tap "$S" $? "modules build W=1 clean against sid's newest kernel (${SID_SOURCE:-linux-source from sid}; $(grep -o 'prepared in [0-9]* s' "$OUT/sid-kernel.log" || echo "cached"))" "$OUT/w1-sid-all.log"
 
 say "summary"
 echo "make check took $(( $(date +%s) - START )) s; logs in build/check/"
