@@ -37,12 +37,16 @@ APT=$CACHE/sid-apt
 MIRROR=${SKD_SID_MIRROR:-http://deb.debian.org/debian}
 mkdir -p "$APT/lists/partial" "$APT/archives/partial" "$APT/cache"
 echo "deb $MIRROR sid main" > "$APT/sources.list"
+# The system's apt.conf.d still applies (a proxy, say), but not its hooks,
+# which would refresh the system's caches from these lists.
+printf '#clear %s;\n' APT::Update::Pre-Invoke APT::Update::Post-Invoke \
+	APT::Update::Post-Invoke-Success > "$APT/apt.conf"
 
 exec 9> "$CACHE/sid-kernel.lock"
 flock 9
 
 aptc() {
-	"$@" -o Dir::Etc::sourcelist="$APT/sources.list" \
+	"$@" -c "$APT/apt.conf" -o Dir::Etc::sourcelist="$APT/sources.list" \
 		-o Dir::Etc::sourceparts=/dev/null \
 		-o Dir::State::Lists="$APT/lists" \
 		-o Dir::Cache="$APT/cache" -o Dir::Cache::pkgcache= \
