@@ -279,7 +279,7 @@ if [ "$(cat "$OUT/debug-kernel.rc" 2>/dev/null)" = 0 ]; then
 	rc=$?
 	! grep -iE "warning:|error:" "$OUT/debug-kmod.log" > /dev/null && [ $rc = 0 ]
 	tap "$D" $? "module builds W=1 clean against the debug kernel" "$OUT/debug-kmod.log"
-	# Two VMs at once, a core each, each ending with its own kmemleak
+	# Two VMs, a core each, each ending with its own kmemleak
 	# scan and lockdep check: the whole suite but its million-call fuzz
 	# run (stress.list has one sized for this kernel) and then the 1000
 	# load/unload cycles; the rest of stress.list. About 10 minutes each.
