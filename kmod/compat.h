@@ -113,6 +113,16 @@ static inline const struct inode *skd_file_user_inode(struct file *f)
 #endif
 
 /*
+ * 6.15 moved the CPUID helpers (cpuid_count() and the rest) to
+ * <asm/cpuid/api.h>, which <asm/processor.h> stopped pulling in by 7.2.
+ */
+#ifdef SKD_HAVE_ASM_CPUID_API
+#include <asm/cpuid/api.h>
+#else
+#include <asm/processor.h>
+#endif
+
+/*
  * 6.2 made nla_policy's range pointers const; before, the ranges a policy
  * points at cannot be const themselves.
  */

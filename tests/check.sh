@@ -3,13 +3,15 @@
 # `make check`: everything skidless promises, tested from this tree.
 #
 #   1. dependencies (Debian packages, installed when run as root)
-#   2. static checks: module W=1, sparse, checkpatch --strict; userland
-#      -Werror and cppcheck; man pages and completion against --help;
-#      the summary's count on fixtures (tests/tap_summary_test.sh)
+#   2. static checks: module W=1 against bookworm's 6.12 and 6.1 and
+#      sid's newest kernel, sparse, checkpatch --strict; userland -Werror
+#      and cppcheck; man pages and completion against --help; the
+#      summary's count on fixtures (tests/tap_summary_test.sh)
 #   3. host unit tests (cmocka, ASan + UBSan)
 #   4. the cost benchmarks: instructions per sample under callgrind, in
 #      the module's drain and in the reader
-#   5. the module in a VM: Debian's kernel under QEMU TCG, kselftests
+#   5. the module in a VM: Debian's kernels under QEMU TCG, kselftests,
+#      the whole suite on 6.12 and again on 6.1
 #   6. the analysis side (report, annotate, writers, diff, optimizer
 #      feeds) against the real consumers on the VM's captures, beside
 #   7. the reliability lane: the same suite, then stress and an ioctl
@@ -19,9 +21,13 @@
 #   8. the Debian packages: make deb, lintian, install and purge in a
 #      clean bookworm chroot, DKMS against 6.1's and 6.12's headers
 #
-# The debug kernel builds (niced, cached) and the packages' tests run
-# (niced) from the start, while stages 2-5 run; the userland fuzzers (each target two minutes, two at a time) run
-# niced beside the end of that build and the two debug-kernel VMs.
+# The debug kernel and sid's kernel tree build (niced, cached) and the
+# packages' tests run (niced) from the start, while stages 2-5 run. Then
+# two VMs at a time, a core each: the 6.12 VM, then the debug kernel's
+# suite VM; beside them, once the debug kernel is built, the 6.1 VM, then
+# the debug kernel's stress VM. The analysis (niced) and the userland
+# fuzzers (each target two minutes, two at a time, niced more) take what
+# the VMs leave.
 #
 # Every stage writes TAP into build/check/; tests/tap_summary.sh sums them
 # up, its last line "N passed, N failed, N skipped", N counting distinct
@@ -67,7 +73,8 @@ vm_kernel_release() {
 	done
 }
 
-# The newest series of each (6.1, 6.12) but the VM's: built, not booted.
+# The newest series of each (6.1, 6.12) but the VM's: built, and booted
+# by the second VM lane if its image is installed.
 other_kernel_releases() {
 	local v
 	for v in $(ls -1 /lib/modules 2>/dev/null | sort -rV); do
@@ -104,6 +111,17 @@ echo "VM kernel: ${KVER:-none}"
 	2> "$OUT/debug-kernel.log"; echo $? > "$OUT/debug-kernel.rc" ) &
 DEBUG_KERNEL_JOB=$!
 
+# The newest kernel Debian has (sid): its source prepared for modules
+# (niced, cached; about 2.5 minutes the first time, mostly the download
+# and unpacking), then the module built against it W=1, in a tree of its
+# own copied now, before the static checks clean this one.
+copy_module_tree build/kmod-sid
+( nice -n 10 bash tests/sid-kernel.sh > "$OUT/sid-kernel.dir" 2> "$OUT/sid-kernel.log" &&
+	nice -n 10 make -s -C "$(tail -n 1 "$OUT/sid-kernel.dir")" M="$TOP/build/kmod-sid" \
+		SKD_SIM=y W=1 modules > "$OUT/w1-sid.log" 2>&1
+  echo $? > "$OUT/sid-kernel.rc" ) &
+SID_KERNEL_JOB=$!
+
 # The Debian packages, niced from here on beside the stages below: make
 # deb, lintian, install and purge in a clean bookworm chroot, then DKMS
 # against both bookworm kernels' headers in that chroot. Mostly downloads
@@ -127,7 +145,7 @@ tap "$S" $? "$MODULES_W1 [$KVER]" "$OUT/w1.log"
 
 # bookworm's other kernel series (6.1 beside the VM's 6.12): the same code
 # must build there too, API drift and <asm/msr-index.h> names included.
-# Its runtime is the debug kernel's VM lane (a 6.1).
+# Its modules are the ones the second VM lane loads.
 for other in $(other_kernel_releases); do
 	copy_module_tree "build/kmod-$other" &&
 		make -s -C "/lib/modules/$other/build" M="$TOP/build/kmod-$other" \
@@ -224,7 +242,24 @@ grep -v "^#" "$OUT/bench-reader.log" | head -4
 	tap "$OUT/bench-reader.tap" 1 "the reader's cost benchmark ran (rc $rc)" "$OUT/bench-reader.log"
 
 say "VM tests ($KVER, QEMU TCG)"
-make -s vm-bin > "$OUT/vm-bin.log" 2>&1 &&
+make -s vm-bin > "$OUT/vm-bin.log" 2>&1
+VM_BIN_RC=$?
+# The same suite on bookworm's other kernel (6.1), with the modules built
+# against its headers above, in a second VM beside this one once the
+# debug kernel is built (the core that build takes is then free).
+OTHER_VM=$(for v in $(other_kernel_releases); do
+	[ -r "/boot/vmlinuz-$v" ] && echo "$v"; done | head -n 1)
+OTHER_SERIES=${OTHER_VM%.*}
+OTHER_OUT=$OUT/vm-${OTHER_SERIES:-other}
+( until [ -s "$OUT/debug-kernel.rc" ]; do sleep 5; done
+  bash tests/vm/run.sh --kernel "/boot/vmlinuz-$OTHER_VM" \
+	--ko "build/kmod-$OTHER_VM/skidless.ko" \
+	--sim-ko "build/kmod-$OTHER_VM/skidless_sim.ko" \
+	--test-ko "build/kmod-$OTHER_VM/tests/kselftest/modules/kvm_intel.ko" \
+	--bin build/vm-bin --tests tests/kselftest/list --timeout 1500 \
+	--out "$OTHER_OUT" > "$OTHER_OUT.log" 2>&1 ) &
+OTHER_VM_JOB=$!
+[ $VM_BIN_RC = 0 ] &&
 	bash tests/vm/run.sh --kernel "/boot/vmlinuz-$KVER" --ko skidless.ko \
 		--sim-ko skidless_sim.ko \
 		--test-ko tests/kselftest/modules/kvm_intel.ko --bin build/vm-bin --tests tests/kselftest/list --timeout 1500 \
@@ -241,6 +276,21 @@ grep -E "^(not )?ok" "$OUT/vm-perf.tap"
 ( nice -n 5 bash tests/analysis/run.sh "$OUT/vm/tap.log" build/vm-bin \
 	"$OUT/analysis" > "$OUT/analysis.tap" 2> "$OUT/analysis.log" ) &
 ANALYSIS_JOB=$!
+
+# The second VM lane's results, when it is done: the same tests as the
+# first, on another kernel.
+other_vm_results() {
+	wait "$OTHER_VM_JOB"
+	say "VM tests on ${OTHER_VM:-the other bookworm kernel} (QEMU TCG), beside the others"
+	grep -E "^  |FAIL|^vm:" "$OTHER_OUT.log" | grep -v " 0 failed"
+	if [ -r "$OTHER_OUT/results.tap" ]; then
+		# run.sh labels each result with the kernel: the summary
+		# counts each test once, whatever the kernels it ran on
+		cp "$OTHER_OUT/results.tap" "$OTHER_OUT.tap"
+	else
+		tap "$OTHER_OUT.tap" 1 "the VM lane on ${OTHER_VM:-the 6.1 kernel of bookworm (linux-image-amd64)} ran" "$OTHER_OUT.log"
+	fi
+}
 
 say "reliability lane: debug kernel, stress, fuzzing"
 # Niced: the VMs' tests measure time, the fuzzers only spend it.
@@ -274,8 +324,11 @@ if [ "$(cat "$OUT/debug-kernel.rc" 2>/dev/null)" = 0 ]; then
 		tests/kselftest/list
 	  grep '^module_cycle' tests/kselftest/stress.list; } > "$OUT/debug-suite.list"
 	grep -v '^module_cycle' tests/kselftest/stress.list > "$OUT/debug-stress.list"
+	# The suite VM takes the 6.12 VM's core now, the stress VM the
+	# 6.1 VM's when it is done.
 	vms=()
 	for lane in suite stress; do
+		[ $lane = stress ] && other_vm_results
 		list=$OUT/debug-$lane.list
 		bash tests/vm/run.sh --kernel "$DEBUG_KDIR/arch/x86/boot/bzImage" \
 			--no-pvh --ko build/debug-kmod/skidless.ko \
@@ -296,6 +349,7 @@ if [ "$(cat "$OUT/debug-kernel.rc" 2>/dev/null)" = 0 ]; then
 	done
 else
 	tap "$D" 1 "the debug kernel builds from linux-source-6.1" "$OUT/debug-kernel.log"
+	other_vm_results
 fi
 wait "$FUZZ_JOB"
 [ -s "$OUT/fuzz.tap" ] || tap "$OUT/fuzz.tap" 1 "the userland fuzzers ran" "$OUT/fuzz.log"
@@ -318,6 +372,13 @@ done
 grep -hE "^(not )?ok" "$OUT/packages.tap" "$OUT/dkms.tap" "$OUT/dkms-vm.tap" |
 	grep -c "^ok" | sed 's/$/ package results ok/'
 grep -h "^not ok" "$OUT/packages.tap" "$OUT/dkms.tap" "$OUT/dkms-vm.tap"
+
+say "static: the module against sid's kernel (built beside the stages above)"
+wait "$SID_KERNEL_JOB"
+SID_SOURCE=$(sed -n 's/^sid-kernel: \(linux-source-[^ ]* [^ ]*\).*/\1/p' "$OUT/sid-kernel.log" | tail -n 1)
+cat "$OUT/sid-kernel.log" "$OUT/w1-sid.log" > "$OUT/w1-sid-all.log" 2>/dev/null
+[ "$(cat "$OUT/sid-kernel.rc")" = 0 ] && ! grep -iE "warning:|error:" "$OUT/w1-sid.log" > /dev/null
+tap "$S" $? "$MODULES_W1 [sid: ${SID_SOURCE:-linux-source}]: $(grep -o 'prepared in [0-9]* s' "$OUT/sid-kernel.log" || echo "tree cached")" "$OUT/w1-sid-all.log"
 
 say "summary"
 echo "make check took $(( $(date +%s) - START )) s; logs in build/check/"

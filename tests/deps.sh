@@ -13,6 +13,7 @@ PACKAGES=(
 	qemu-system-x86 busybox-static
 	sparse linux-source-6.1 cppcheck valgrind
 	flex bison bc
+	libssl-dev
 	clang libclang-rt-14-dev llvm
 	linux-perf
 	protobuf-c-compiler libprotobuf-c-dev zlib1g-dev
