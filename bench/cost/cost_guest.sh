@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The guest half of bench/cost.sh: runs the workload under each recorder
+# between the counting plugin's marks (costrun), in the order the host
+# expects, and tells the host, per measured run, what it was:
+#
+#   # cost-run SEQ NAME RC
+#
+# SEQ is the plugin's mark number (one per costrun). Each capture follows
+# as an skd-file (base64) named NAME, with the recorder's stderr as
+# NAME.err, for the host to count samples, lost samples and bytes.
+#
+#   cost_guest.sh full|short
+#
+# The recorder runs on CPU 0, the workload on CPU 1 (taskset), so the
+# instructions executed on CPU 1 are the workload's and what sampling
+# costs in its context.
+. "$(dirname "$0")/tap.sh"
+
+BIN=$(cd "$(dirname "$0")" && pwd)
+MODE=${1:-full}
+T=/tmp/cost
+mkdir -p "$T"
+SEQ=0
+WORK=${COST_WORK:-200}		# millions of workload instructions
+MODELS="skylake icelake sapphirerapids skylake-htoff alderlake"
+
+export_file() {
+	echo "# skd-file-begin $1"
+	base64 < "$2" | sed 's/^/# b64 /'
+	echo "# skd-file-end $1"
+}
+
+# run NAME CAPTURE RECORDER...: one measured run of RECORDER (empty: the
+# workload alone) with the workload after it; the capture exported.
+run() {
+	name=$1 cap=$2
+	shift 2
+	rm -f "$cap"
+	taskset 1 costrun "$@" taskset 2 deep5 "$WORK" > /dev/null 2> "$T/err"
+	rc=$?
+	SEQ=$((SEQ + 1))
+	echo "# cost-run $SEQ $name $rc"
+	[ -n "$cap" ] && [ -f "$cap" ] && export_file "$name" "$cap"
+	export_file "$name.err" "$T/err"
+	rm -f "$cap"
+	[ $rc = 0 ] || { sed 's/^/# /' "$T/err"; bad="$bad $name"; }
+}
+
+perf_run() {	# NAME HZ [-g]
+	run "$1" "$T/p.data" perf record -q -e cpu-clock -F "$2" $3 \
+		-o "$T/p.data" --
+}
+
+skd_run() {	# NAME HZ [-g]
+	cg="--call-graph none"
+	[ "${3-}" = -g ] && cg=-g
+	run "$1" "$T/s.data" skidless record -q -F "$2" $cg -o "$T/s.data" --
+}
+
+pebs_run() {	# NAME MODEL PERIOD [-b]
+	run "$1" "$T/s.data" skidless record -q --backend "sim:$2" \
+		-e instructions:pp -c "$3" ${4-} -o "$T/s.data" --
+}
+
+# perf takes every sample asked: no interrupt-time throttling, and no
+# lowered rate limit from an earlier run. skidless: the timer's ceiling
+# raised for the loss search.
+echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
+echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate
+skd_rmmod && insmod "$SKD_KO" max_freq=100000 && insmod "$SKD_SIM_KO" ||
+	{ echo "1..0 # reloading skidless with max_freq=100000 failed"; exit 1; }
+
+bad=
+# The recorders' first start pays for page cache and dentries: not counted.
+perf record -q -e cpu-clock -F 500 -o "$T/warm.data" -- deep5 1 > /dev/null 2>&1
+skidless record -q -F 500 -o "$T/warm.data" -- deep5 1 > /dev/null 2>&1
+
+run base ""
+run base2 ""
+for g in "" -g; do
+	for hz in 500 8000; do
+		perf_run "perf$g-$hz" $hz $g
+		skd_run "skidless$g-$hz" $hz $g
+	done
+done
+if [ "$MODE" = full ]; then
+	# 8000 Hz samples every 250000 instructions of a 2 GHz core: the
+	# model's instructions event at periods of the same rates.
+	for m in $MODELS; do
+		for b in "" -b; do
+			pebs_run "pebs$b-$m-500" $m 4000000 $b
+			pebs_run "pebs$b-$m-8000" $m 250000 $b
+		done
+	done
+	for hz in 16000 32000 64000; do
+		perf_run "perf-g-$hz" $hz -g
+		skd_run "skidless-g-$hz" $hz -g
+	done
+	run base3 ""
+fi
+plan 1
+[ -z "$bad" ]
+result $? "every measured run exited 0 (failed:${bad:- none})"
+finish
