@@ -3,7 +3,8 @@
 # The recording cost benchmark (issue 11): every instruction the guest
 # executes, kernel and user, counted by a QEMU TCG plugin of ours
 # (bench/cost/insn_plugin.c) while a 5-frame-deep single-threaded workload
-# (bench/cost/deep5.c, a fixed 200 million instructions) runs alone, under
+# (bench/cost/deep5.c, a fixed 1000 million instructions, COST_WORK in the
+# environment to change it) runs alone, under
 # Debian's perf 6.1 (perf record -e cpu-clock, with and without -g) and
 # under skidless record (timer backend, with and without call chains; the
 # intel backend with PEBS, with and without LBR, on each sim model), in
@@ -68,7 +69,7 @@ gcc "${CFLAGS[@]}" -O1 -g -fno-omit-frame-pointer -fno-inline -o "$BIN/deep5" \
 cp "$TOP/build/skidless" "$(readlink -f "$(command -v perf)")" \
 	"$TOP/bench/cost/cost_guest.sh" "$TOP/tests/kselftest/tap.sh" "$BIN/"
 [ -x "$BIN/perf" ] || mv "$BIN"/perf* "$BIN/perf"
-echo "cost_guest.sh 0 $MODE" > "$OUT/list"
+echo "cost_guest.sh 0 $MODE ${COST_WORK:-1000}" > "$OUT/list"
 
 rm -f "$OUT/counts"
 SKD_QEMU_EXTRA="-icount shift=0,sleep=off -plugin file=$OUT/insn_plugin.so,out=$OUT/counts" \
@@ -76,4 +77,7 @@ SKD_QEMU_EXTRA="-icount shift=0,sleep=off -plugin file=$OUT/insn_plugin.so,out=$
 	--sim-ko "$TOP/skidless_sim.ko" --bin "$BIN" --tests "$OUT/list" \
 	--timeout 3000 --out "$OUT/vm" > "$OUT/vm.log" 2>&1 || {
 	cat "$OUT/vm.log"; echo "$0: the VM run failed (logs in $OUT/vm)" >&2; exit 1; }
-tail -3 "$OUT/vm.log"
+lim=() tap=()
+[ -z "$LIMITS" ] || lim=(--limits "$LIMITS")
+[ -z "$TAP" ] || tap=(--tap "$TAP")
+python3 "$TOP/bench/cost/analyze.py" "$OUT/counts" "$OUT/vm/tap.log" "${lim[@]}" "${tap[@]}"

@@ -10,7 +10,9 @@
 # as an skd-file (base64) named NAME, with the recorder's stderr as
 # NAME.err, for the host to count samples, lost samples and bytes.
 #
-#   cost_guest.sh full|short
+#   cost_guest.sh full|short [MILLIONS]
+#
+# MILLIONS: the workload's size in millions of instructions (default 1000).
 #
 # The recorder runs on CPU 0, the workload on CPU 1 (taskset), so the
 # instructions executed on CPU 1 are the workload's and what sampling
@@ -22,7 +24,7 @@ MODE=${1:-full}
 T=/tmp/cost
 mkdir -p "$T"
 SEQ=0
-WORK=${COST_WORK:-200}		# millions of workload instructions
+WORK=${2:-1000}
 MODELS="skylake icelake sapphirerapids skylake-htoff alderlake"
 
 export_file() {

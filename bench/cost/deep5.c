@@ -2,13 +2,19 @@
 /*
  * The cost benchmark's workload (bench/cost.sh): a fixed amount of work,
  * single-threaded, its leaf five calls below main(): main -> f1 -> f2 ->
- * f3 -> f4 -> leaf. The work is a count, not a time, so that it executes
+ * f3 -> f4 -> leaf, with a few system calls per trip down the chain (a
+ * few percent of its time in the kernel), so that both rates of the
+ * benchmark take kernel samples and the recorders do the same work for
+ * them at both (reading kallsyms, for one). The work is a count, not a time, so that it executes
  * the same instructions however slowly a profiler makes it run. Built with
  * frame pointers, for call chains through every frame.
  *
  *   deep5 [MILLIONS]   about MILLIONS * 1e6 instructions (default 200)
  */
+#define _GNU_SOURCE
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 static volatile unsigned long sink;
 
@@ -24,6 +30,10 @@ __attribute__((noinline)) static void leaf(unsigned long n)
 /* The stores after each call keep the calls from becoming jumps. */
 __attribute__((noinline)) static void f4(unsigned long n)
 {
+	int i;
+
+	for (i = 0; i < 40; i++)
+		syscall(SYS_getppid);
 	leaf(n);
 	sink++;
 }

@@ -102,12 +102,61 @@ static unsigned int seq;
 static FILE *out;
 
 /*
+ * hist=N (a diagnostic): during the Nth interval, instructions by block
+ * address, the 40 blocks that executed most printed at its end as
+ * "hist ADDRESS INSTRUCTIONS" (all vCPUs).
+ */
+struct tb_info {
+	uint64_t vaddr;
+	uint32_t n;
+	uint32_t cls;
+};
+#define HIST_SIZE	(1u << 20)
+static unsigned int hist_seq;
+static bool hist_on;
+static struct { uint64_t key, n; } *hist;
+
+/*
  * Userdata of a block's callback: its instruction count and class. Of a
  * mark's: the mark's code, its block's class and how many instructions
  * follow it in the block (already counted at the block's start).
  */
 #define UD_CLASS	(1ull << 32)
 #define UD_CODE_SHIFT	33
+
+static void tb_exec_hist(unsigned int vcpu, void *ud)
+{
+	const struct tb_info *t = ud;
+	uint64_t key = t->vaddr, h;
+
+	count[vcpu % MAX_VCPUS][t->cls] += t->n;
+	if (!hist_on)
+		return;
+	for (h = (key * 0x9e3779b97f4a7c15ull) >> 44;; h = (h + 1) % HIST_SIZE) {
+		if (hist[h].key == key || !hist[h].key) {
+			hist[h].key = key;
+			hist[h].n += t->n;
+			return;
+		}
+	}
+}
+
+static void hist_print(void)
+{
+	unsigned int i, j, best;
+
+	for (j = 0; j < 40; j++) {
+		best = 0;
+		for (i = 1; i < HIST_SIZE; i++)
+			if (hist[i].n > hist[best].n)
+				best = i;
+		if (!hist[best].n)
+			break;
+		fprintf(out, "hist %#" PRIx64 " %" PRIu64 "\n",
+			hist[best].key, hist[best].n);
+		hist[best].n = 0;
+	}
+}
 
 static void tb_exec(unsigned int vcpu, void *ud)
 {
@@ -126,6 +175,7 @@ static void mark_exec(unsigned int vcpu, void *ud)
 	now[vcpu % MAX_VCPUS][cls] -= (uint32_t)v;
 	if (code == MARK_BEGIN) {
 		memcpy(base, now, sizeof(base));
+		hist_on = hist && seq + 1 == hist_seq;
 		return;
 	}
 	if (code != MARK_END)
@@ -140,6 +190,9 @@ static void mark_exec(unsigned int vcpu, void *ud)
 			c, now[c][KERNEL] - base[c][KERNEL],
 			c, now[c][USER] - base[c][USER]);
 	fputc('\n', out);
+	if (hist_on)
+		hist_print();
+	hist_on = false;
 	fflush(out);
 }
 
@@ -163,8 +216,19 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	unsigned int code;
 
 	(void)id;
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
-					     (void *)(cls | (uint32_t)n));
+	if (hist) {
+		struct tb_info *t = malloc(sizeof(*t));
+
+		if (!t)
+			abort();
+		*t = (struct tb_info){ qemu_plugin_tb_vaddr(tb), n, !!cls };
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_hist,
+						     QEMU_PLUGIN_CB_NO_REGS, t);
+	} else {
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec,
+						     QEMU_PLUGIN_CB_NO_REGS,
+						     (void *)(cls | (uint32_t)n));
+	}
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 
@@ -203,6 +267,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	for (i = 0; i < argc; i++)
 		if (!strncmp(argv[i], "out=", 4))
 			path = argv[i] + 4;
+		else if (!strncmp(argv[i], "hist=", 5))
+			hist_seq = atoi(argv[i] + 5);
 	if (!path) {
 		qemu_plugin_outs("insn_plugin: give out=FILE for the counts\n");
 		return 1;
@@ -212,6 +278,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		return 1;
 	}
 	nr_vcpus = info->system.smp_vcpus;
+	if (hist_seq) {
+		hist = calloc(HIST_SIZE, sizeof(*hist));
+		if (!hist)
+			return 1;
+	}
 	out = fopen(path, "w");
 	if (!out) {
 		qemu_plugin_outs("insn_plugin: cannot open the out= file\n");
