@@ -173,9 +173,11 @@ check:
 	bash tests/check.sh
 
 # Instructions per PEBS sample on the drain path, under callgrind; then
-# skidless report and script against perf's on a 5-million-sample file.
+# skidless report and script against perf's on a 5-million-sample file;
+# then recording cost against perf in a VM (needs make module SIM=1).
 bench: tools
-	@rc=0; bash bench/run.sh || rc=1; bash bench/analysis.sh || rc=1; exit $$rc
+	@rc=0; bash bench/run.sh || rc=1; bash bench/analysis.sh || rc=1; \
+	bash bench/cost.sh --limits bench/cost_limits || rc=1; exit $$rc
 
 demo:
 	bash tests/vm/demo-run.sh

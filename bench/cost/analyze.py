@@ -33,9 +33,10 @@ def parse_log(path):
     names, files, cur, buf = {}, {}, None, []
     for line in open(path, errors='replace'):
         line = line.rstrip('\r\n')
-        m = re.match(r'# cost-run (\d+) (\S+) (\d+)$', line)
+        m = re.match(r'# cost-run (\d+) (\S+) (\d+)(?: (\d+))?$', line)
         if m:
-            names[m.group(2)] = (int(m.group(1)), int(m.group(3)))
+            names[m.group(2)] = (int(m.group(1)), int(m.group(3)),
+                                 int(m.group(4) or 1))
         elif line.startswith('# skd-file-begin '):
             cur, buf = line[len('# skd-file-begin '):], []
         elif line.startswith('# skd-file-end ') and cur:
@@ -64,11 +65,13 @@ def perf_counts(data):
 
 
 class Run:
-    def __init__(self, name, counts, data):
+    def __init__(self, name, counts, data, wcpu):
         self.name = name
+        self.wcpu = wcpu
         self.k, self.u = counts['k'], counts['u']
         self.t = self.k + self.u
-        self.cpu1 = counts.get('k1', 0) + counts.get('u1', 0)
+        # the workload's CPU, and the other (the recorder's)
+        self.cpu1 = counts.get('k%d' % wcpu, 0) + counts.get('u%d' % wcpu, 0)
         self.bytes = len(data) if data is not None else 0
         self.samples, self.lost = perf_counts(data) if data else (0, 0)
 
@@ -79,6 +82,10 @@ def fmt(v):
     if abs(v) >= 1e6:
         return '%.1fM' % (v / 1e6)
     return '%.0f' % v
+
+
+def fr(v, digits=2):
+    return '-' if v is None else '%.*f' % (digits, v)
 
 
 def ratio(a, b):
@@ -98,23 +105,27 @@ def main():
         del args[i:i + 2]
     counts, (names, files) = parse_counts(args[0]), parse_log(args[1])
     runs, failed = {}, []
-    for name, (seq, rc) in names.items():
+    for name, (seq, rc, wcpu) in names.items():
         if rc != 0 or seq not in counts:
             failed.append(name)
             continue
-        runs[name] = Run(name, counts[seq], files.get(name))
-    bases = [runs[b] for b in ('base', 'base2', 'base3') if b in runs]
+        runs[name] = Run(name, counts[seq], files.get(name), wcpu)
+    bases = [r for n, r in sorted(runs.items()) if n.startswith('base')]
     if not bases:
         sys.exit('analyze.py: no run without a recorder was counted')
     base_t = sum(b.t for b in bases) / len(bases)
-    base_cpu1 = sum(b.cpu1 for b in bases) / len(bases)
+    # instructions on the workload's CPU, by which CPU that was
+    base_wl = {}
+    for w in {b.wcpu for b in bases}:
+        bw = [b.cpu1 for b in bases if b.wcpu == w]
+        base_wl[w] = sum(bw) / len(bw)
 
     print('Recording cost, instructions counted by the QEMU plugin over the whole guest')
     print('(2 vCPUs, TCG, icount 1 ns per instruction); workload: deep5, %.0fM instructions'
           % (bases[0].cpu1 / 1e6))
     print('runs without a recorder: %s instructions (%s)' % (
         ', '.join(fmt(b.t) for b in bases),
-        'identical' if len({b.t for b in bases}) == 1 else
+        'all equal' if len({b.t for b in bases}) == 1 else
         'spread %.4f%%' % (100 * (max(b.t for b in bases) - min(b.t for b in bases)) / base_t)))
     print()
 
@@ -128,8 +139,9 @@ def main():
         m['fixed'] = lo.t - base_t - lo.samples * m['t']
         m['samples'] = (lo.samples, hi.samples)
         m['lost'] = hi.lost
-        m['slow'] = 100 * (hi.cpu1 - base_cpu1) / base_cpu1
-        m['slow_per'] = (hi.cpu1 - base_cpu1) / hi.samples
+        bw = base_wl.get(hi.wcpu)
+        m['slow'] = 100 * (hi.cpu1 - bw) / bw if bw else None
+        m['slow_per'] = (hi.cpu1 - bw) / hi.samples if bw else None
         return m
 
     fig = {}
@@ -146,17 +158,18 @@ def main():
             if not m:
                 print('%-22s not measured' % (rec + cg))
                 continue
-            print('%-22s %9s %9s %9s %9s %8.1f %7.2f %9s %d/%d' % (
+            print('%-22s %9s %9s %9s %9s %8.1f %7s %9s %d/%d' % (
                 rec + (' -g' if cg else '') + ' cpu-clock' if rec == 'perf' else
                 rec + (' -g' if cg else ' none') + ' timer',
                 fmt(m['k']), fmt(m['u']), fmt(m['t']), fmt(m['fixed']),
-                m['bytes'], m['slow'], fmt(m['slow_per']), *m['samples']))
+                m['bytes'], fr(m['slow']), fmt(m['slow_per']), *m['samples']))
         p, s = fig['perf' + cg], fig['skidless' + cg]
         if p and s:
-            print('%-22s %9.2f %9.2f %9.2f %9.2f %8.2f %7s %9.2f   (skidless / perf, %s)' % (
-                '  ratio', ratio(s['k'], p['k']), ratio(s['u'], p['u']),
-                ratio(s['t'], p['t']), ratio(s['fixed'], p['fixed']),
-                ratio(s['bytes'], p['bytes']), '', ratio(s['slow_per'], p['slow_per']), label))
+            print('%-22s %9s %9s %9s %9s %8s %7s %9s   (skidless / perf, %s)' % (
+                '  ratio', fr(ratio(s['k'], p['k'])), fr(ratio(s['u'], p['u'])),
+                fr(ratio(s['t'], p['t'])), fr(ratio(s['fixed'], p['fixed'])),
+                fr(ratio(s['bytes'], p['bytes'])), '',
+                fr(ratio(s['slow_per'], p['slow_per'])), label))
     print()
 
     pebs = sorted({n.rsplit('-', 1)[0] for n in runs if n.startswith('pebs')})
@@ -170,10 +183,10 @@ def main():
             m = pair(pre)
             fig[pre] = m
             if m:
-                print('%-22s %9s %9s %9s %9s %8.1f %7.2f %9s %d/%d' % (
+                print('%-22s %9s %9s %9s %9s %8.1f %7s %9s %d/%d' % (
                     pre.replace('pebs-b-', 'pebs+lbr ').replace('pebs-', 'pebs '),
                     fmt(m['k']), fmt(m['u']), fmt(m['t']), fmt(m['fixed']),
-                    m['bytes'], m['slow'], fmt(m['slow_per']), *m['samples']))
+                    m['bytes'], fr(m['slow']), fmt(m['slow_per']), *m['samples']))
         print()
 
     rates = sorted({int(n.rsplit('-', 1)[1]) for n in runs
@@ -192,14 +205,20 @@ def main():
             print('%-10s %s   loss-free up to %d Hz' % (rec, ' '.join(cells), best))
         print()
 
-    # The figures the limits name, and the targets.
+    # The figures the limits name: skidless / perf, with call chains
+    # ("chain") and without ("nochain"): per-sample marginal instructions
+    # (kernel + user), fixed cost per run, bytes per sample, and the
+    # instructions on the workload's CPU per sample.
+    fields = {'marginal': 't', 'kernel': 'k', 'user': 'u', 'fixed': 'fixed',
+              'bytes': 'bytes', 'workload': 'slow_per'}
+
     def get(key):
-        pre, field = key.rsplit('.', 1)
-        if pre.startswith('ratio:'):
-            cg = pre[6:]
-            p, s = fig.get('perf' + cg), fig.get('skidless' + cg)
-            return ratio(s[field], p[field]) if p and s else None
-        return fig.get(pre, {}).get(field) if isinstance(fig.get(pre), dict) else None
+        which, name = key.split('.', 1)
+        cg = {'chain': '-g', 'nochain': ''}.get(which)
+        if cg is None or name not in fields:
+            return None
+        p, s = fig.get('perf' + cg), fig.get('skidless' + cg)
+        return ratio(s[fields[name]], p[fields[name]]) if p and s else None
 
     results, bad = [], False
     if failed:

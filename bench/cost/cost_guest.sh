@@ -4,7 +4,7 @@
 # between the counting plugin's marks (costrun), in the order the host
 # expects, and tells the host, per measured run, what it was:
 #
-#   # cost-run SEQ NAME RC
+#   # cost-run SEQ NAME RC WORKLOAD_CPU
 #
 # SEQ is the plugin's mark number (one per costrun). Each capture follows
 # as an skd-file (base64) named NAME, with the recorder's stderr as
@@ -16,7 +16,8 @@
 #
 # The recorder runs on CPU 0, the workload on CPU 1 (taskset), so the
 # instructions executed on CPU 1 are the workload's and what sampling
-# costs in its context.
+# costs in its context; on the hybrid model (alderlake), whose sessions
+# sample CPU 0's core type only, the other way round.
 . "$(dirname "$0")/tap.sh"
 
 BIN=$(cd "$(dirname "$0")" && pwd)
@@ -24,6 +25,7 @@ MODE=${1:-full}
 T=/tmp/cost
 mkdir -p "$T"
 SEQ=0
+WCPU=1		# the workload's CPU
 WORK=${2:-1000}
 MODELS="skylake icelake sapphirerapids skylake-htoff alderlake"
 
@@ -39,10 +41,11 @@ run() {
 	name=$1 cap=$2
 	shift 2
 	rm -f "$cap"
-	taskset 1 costrun "$@" taskset 2 deep5 "$WORK" > /dev/null 2> "$T/err"
+	taskset $((3 - WCPU)) costrun "$@" taskset $((WCPU + 1)) deep5 "$WORK" \
+		> /dev/null 2> "$T/err"
 	rc=$?
 	SEQ=$((SEQ + 1))
-	echo "# cost-run $SEQ $name $rc"
+	echo "# cost-run $SEQ $name $rc $WCPU"
 	[ -n "$cap" ] && [ -f "$cap" ] && export_file "$name" "$cap"
 	export_file "$name.err" "$T/err"
 	rm -f "$cap"
@@ -74,9 +77,16 @@ skd_rmmod && insmod "$SKD_KO" max_freq=100000 && insmod "$SKD_SIM_KO" ||
 	{ echo "1..0 # reloading skidless with max_freq=100000 failed"; exit 1; }
 
 bad=
-# The recorders' first start pays for page cache and dentries: not counted.
-perf record -q -e cpu-clock -F 500 -o "$T/warm.data" -- deep5 1 > /dev/null 2>&1
-skidless record -q -F 500 -o "$T/warm.data" -- deep5 1 > /dev/null 2>&1
+# Not counted: the recorders' first starts, which fill the page cache and
+# copy every binary they sample into the build-id cache (~/.debug), which
+# later runs find there. The same command lines as the measured runs, so
+# every file they touch is touched here first.
+for i in 1 2; do
+	taskset 1 perf record -q -e cpu-clock -F 8000 -g -o "$T/warm.data" -- \
+		taskset 2 deep5 20 > /dev/null 2>&1
+	taskset 1 skidless record -q -F 8000 -g -o "$T/warm.data" -- \
+		taskset 2 deep5 20 > /dev/null 2>&1
+done
 
 run base ""
 run base2 ""
@@ -90,12 +100,17 @@ if [ "$MODE" = full ]; then
 	# 8000 Hz samples every 250000 instructions of a 2 GHz core: the
 	# model's instructions event at periods of the same rates.
 	for m in $MODELS; do
+		[ $m = alderlake ] && WCPU=0
 		for b in "" -b; do
 			pebs_run "pebs$b-$m-500" $m 4000000 $b
 			pebs_run "pebs$b-$m-8000" $m 250000 $b
 		done
+		WCPU=1
 	done
-	for hz in 16000 32000 64000; do
+	WCPU=0
+	run base-cpu0 ""
+	WCPU=1
+	for hz in 16000 64000 100000; do
 		perf_run "perf-g-$hz" $hz -g
 		skd_run "skidless-g-$hz" $hz -g
 	done
