@@ -41,7 +41,7 @@ run() {
 	name=$1 cap=$2
 	shift 2
 	rm -f "$cap"
-	taskset $((3 - WCPU)) costrun "$@" taskset $((WCPU + 1)) deep5 "$WORK" \
+	taskset $((1 << (1 - WCPU))) costrun "$@" taskset $((1 << WCPU)) deep5 "$WORK" \
 		> /dev/null 2> "$T/err"
 	rc=$?
 	SEQ=$((SEQ + 1))
