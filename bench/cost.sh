@@ -55,6 +55,7 @@ for f in "$TOP/build/skidless" "$TOP/skidless.ko" "$TOP/skidless_sim.ko"; do
 	[ -f "$f" ] || { echo "$0: $f missing: make tools vm-bin && make module SIM=1" >&2; exit 2; }
 done
 command -v perf > /dev/null || { echo "$0: perf is not installed (apt-get install linux-perf)" >&2; exit 2; }
+command -v valgrind > /dev/null || { echo "$0: valgrind is not installed (apt-get install valgrind)" >&2; exit 2; }
 
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
@@ -84,9 +85,15 @@ SKD_QEMU_EXTRA="-icount shift=0,sleep=off -plugin file=$OUT/insn_plugin.so,out=$
 	--sim-ko "$TOP/skidless_sim.ko" --bin "$BIN" --tests "$OUT/list" \
 	--timeout 3000 --out "$OUT/vm" > "$OUT/vm.log" 2>&1 || {
 	cat "$OUT/vm.log"; echo "$0: the VM run failed (logs in $OUT/vm)" >&2; exit 1; }
+# The oracle for the plugin's counts: callgrind's, of the same binary and
+# libraries (the VM runs the host's), user mode.
+valgrind --tool=callgrind --callgrind-out-file="$OUT/calib.callgrind" \
+	"$BIN/deep5" 50 > /dev/null 2>&1 || true
+calib=(--calib "$(awk '$1 == "totals:" { print $2 }' "$OUT/calib.callgrind" 2> /dev/null)")
 lim=() tap=()
 [ -z "$LIMITS" ] || lim=(--limits "$LIMITS")
 [ -z "$TAP" ] || tap=(--tap "$TAP")
 [ -z "${COST_HIST:-}" ] ||
 	python3 "$TOP/bench/cost/hist.py" "$OUT/counts" "/boot/System.map-${KERNEL#*/vmlinuz-}"
-python3 "$TOP/bench/cost/analyze.py" "$OUT/counts" "$OUT/vm/tap.log" "${lim[@]}" "${tap[@]}"
+python3 "$TOP/bench/cost/analyze.py" "$OUT/counts" "$OUT/vm/tap.log" "${lim[@]}" "${tap[@]}" \
+	"${calib[@]}"

@@ -3,7 +3,10 @@
 """The host half of bench/cost.sh: the plugin's counts and the VM's
 captures in, the cost table (and TAP against the limits) out.
 
-  analyze.py COUNTS TAP_LOG [--limits FILE] [--tap FILE]
+  analyze.py COUNTS TAP_LOG [--limits FILE] [--tap FILE] [--calib N]
+
+--calib N: callgrind's count of the calibration run's user instructions
+(deep5 50 on the host); the plugin's must agree within 0.1%.
 
 COUNTS is the plugin's output (one "mark SEQ k= u= k0= u0= k1= u1=" line
 per measured run), TAP_LOG the VM's test channel, where the guest named
@@ -102,6 +105,11 @@ def main():
     if '--tap' in args:
         i = args.index('--tap')
         tap_path = args[i + 1]
+        del args[i:i + 2]
+    calib = None
+    if '--calib' in args:
+        i = args.index('--calib')
+        calib = int(args[i + 1] or 0)
         del args[i:i + 2]
     counts, (names, files) = parse_counts(args[0]), parse_log(args[1])
     runs, failed = {}, []
@@ -221,9 +229,16 @@ def main():
         return ratio(s[fields[name]], p[fields[name]]) if p and s else None
 
     results, bad = [], False
-    if failed:
-        results.append(('not ok', 'every measured run exited 0 (failed: %s)' % ' '.join(failed)))
-        bad = True
+    results.append(('not ok' if failed else 'ok', 'every measured run exited 0 (failed: %s)'
+                    % (' '.join(failed) or 'none')))
+    bad = bool(failed)
+    if calib is not None:
+        c = runs.get('calib')
+        ok = c is not None and abs(c.u - calib) <= calib / 1000
+        bad |= not ok
+        results.append(('ok' if ok else 'not ok',
+                        'the plugin counts the user instructions callgrind counts: %s and %d'
+                        % (c.u if c else 'not measured', calib)))
     if limits_path:
         for line in open(limits_path):
             f = line.split('#')[0].split()

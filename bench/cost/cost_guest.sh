@@ -90,6 +90,11 @@ done
 
 run base ""
 run base2 ""
+# The plugin's count checked against callgrind's on the host (cost.sh):
+# the same binaries, user mode, no taskset.
+SEQ=$((SEQ + 1))
+costrun deep5 50 > /dev/null
+echo "# cost-run $SEQ calib $? $WCPU"
 for g in "" -g; do
 	for hz in 500 8000; do
 		perf_run "perf$g-$hz" $hz $g
