@@ -70,18 +70,15 @@ gcc "${CFLAGS[@]}" -O1 -g -fno-omit-frame-pointer -fno-inline -o "$BIN/deep5" \
 cp "$TOP/build/skidless" "$(readlink -f "$(command -v perf)")" \
 	"$TOP/bench/cost/cost_guest.sh" "$TOP/tests/kselftest/tap.sh" "$BIN/"
 [ -x "$BIN/perf" ] || mv "$BIN"/perf* "$BIN/perf"
-echo "cost_guest.sh 0 $MODE ${COST_WORK:-1000}" > "$OUT/list"
+echo "cost_guest.sh 0 $MODE ${COST_WORK:-1000}${COST_HIST:+ kallsyms}" > "$OUT/list"
 
 # COST_HIST=N (a diagnostic): where the Nth measured run's instructions
-# went, by block, kernel blocks named by System.map (so no KASLR then).
-hist=() append=()
-if [ -n "${COST_HIST:-}" ]; then
-	hist=(",hist=$COST_HIST")
-	append=(--append nokaslr)
-fi
+# went, by block, kernel blocks named by the guest's /proc/kallsyms.
+hist=()
+[ -z "${COST_HIST:-}" ] || hist=(",hist=$COST_HIST")
 rm -f "$OUT/counts"
 SKD_QEMU_EXTRA="-icount shift=0,sleep=off -plugin file=$OUT/insn_plugin.so,out=$OUT/counts${hist[*]}" \
-	bash "$TOP/tests/vm/run.sh" --kernel "$KERNEL" "${append[@]}" --ko "$TOP/skidless.ko" \
+	bash "$TOP/tests/vm/run.sh" --kernel "$KERNEL" --ko "$TOP/skidless.ko" \
 	--sim-ko "$TOP/skidless_sim.ko" --bin "$BIN" --tests "$OUT/list" \
 	--timeout 3000 --out "$OUT/vm" > "$OUT/vm.log" 2>&1 || {
 	cat "$OUT/vm.log"; echo "$0: the VM run failed (logs in $OUT/vm)" >&2; exit 1; }
@@ -94,6 +91,6 @@ lim=() tap=()
 [ -z "$LIMITS" ] || lim=(--limits "$LIMITS")
 [ -z "$TAP" ] || tap=(--tap "$TAP")
 [ -z "${COST_HIST:-}" ] ||
-	python3 "$TOP/bench/cost/hist.py" "$OUT/counts" "/boot/System.map-${KERNEL#*/vmlinuz-}"
+	python3 "$TOP/bench/cost/hist.py" "$OUT/counts" "$OUT/vm/tap.log"
 python3 "$TOP/bench/cost/analyze.py" "$OUT/counts" "$OUT/vm/tap.log" "${lim[@]}" "${tap[@]}" \
 	"${calib[@]}"

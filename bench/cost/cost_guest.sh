@@ -10,9 +10,10 @@
 # as an skd-file (base64) named NAME, with the recorder's stderr as
 # NAME.err, for the host to count samples, lost samples and bytes.
 #
-#   cost_guest.sh full|short [MILLIONS]
+#   cost_guest.sh full|short [MILLIONS [kallsyms]]
 #
-# MILLIONS: the workload's size in millions of instructions (default 1000).
+# MILLIONS: the workload's size in millions of instructions (default 1000);
+# kallsyms: export /proc/kallsyms too (for bench/cost/hist.py).
 #
 # The recorder runs on CPU 0, the workload on CPU 1 (taskset), so the
 # instructions executed on CPU 1 are the workload's and what sampling
@@ -120,6 +121,10 @@ if [ "$MODE" = full ]; then
 		skd_run "skidless-g-$hz" $hz -g
 	done
 	run base3 ""
+fi
+if [ "${3-}" = kallsyms ]; then
+	gzip -c /proc/kallsyms > "$T/kallsyms.gz"
+	export_file kallsyms "$T/kallsyms.gz"
 fi
 plan 1
 [ -z "$bad" ]

@@ -1,22 +1,39 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Name the blocks of the plugin's hist= diagnostic (bench/cost.sh with
-COST_HIST=N): kernel addresses by the kernel's System.map (the VM then
-boots with nokaslr), user addresses left as they are; summed by symbol.
+COST_HIST=N): kernel addresses by the guest's /proc/kallsyms, which the
+guest exported into its TAP log, user addresses left as they are; summed
+by symbol.
 
-  hist.py COUNTS SYSTEM_MAP
+  hist.py COUNTS TAP_LOG
 """
+import base64
 import bisect
 import collections
+import gzip
 import sys
 
 
+def kallsyms(log):
+    """The lines of the kallsyms file exported in the TAP log."""
+    buf, on = [], False
+    for line in open(log, errors='replace'):
+        line = line.rstrip('\r\n')
+        if line == '# skd-file-begin kallsyms':
+            on = True
+        elif line == '# skd-file-end kallsyms':
+            break
+        elif on and line.startswith('# b64 '):
+            buf.append(line[6:])
+    return gzip.decompress(base64.b64decode(''.join(buf))).decode().splitlines()
+
+
 def main():
-    counts, sysmap = sys.argv[1], sys.argv[2]
+    counts, log = sys.argv[1], sys.argv[2]
     syms = []
-    for line in open(sysmap):
+    for line in kallsyms(log):
         f = line.split()
-        if len(f) == 3 and f[1] in 'tTwW':
+        if len(f) >= 3 and f[1] in 'tTwW':
             syms.append((int(f[0], 16), f[2]))
     syms.sort()
     keys = [a for a, _ in syms]
