@@ -9,7 +9,8 @@
 #                        /lib/modules
 #   make dkms-install    source to /usr/src and dkms add/build/install
 #   make deb             Debian packages skidless and skidless-dkms in build/deb
-#   make dkms-check      skidless-dkms under DKMS for Debian's 6.1 and 6.12
+#   make dkms-check      skidless-dkms under DKMS for Debian's 6.1 and 6.12,
+#                        its modules loaded and sampled with in the VM
 #
 # The module is built against KDIR; KERNELRELEASE names the target kernel
 # (DKMS passes it), not the kernel this machine runs.
@@ -168,16 +169,21 @@ vm-bin: tools kselftests $(ASAN_TOOL)
 	@rm -rf $(BUILD)/vm-bin && mkdir -p $(BUILD)/vm-bin
 	$(Q)cp $(TOOL) $(ASAN_TOOL) $(KSFT_BINS) $(KSFT_PROGS) $(KSFT_SCRIPTS) tests/kselftest/list \
 		tests/vm/demo.sh $(BUILD)/vm-bin/
+	@# Debian's depmod (kmod) for kmod_load.sh: busybox's writes no
+	@# modules.dep.bin, which libkmod reads.
+	$(Q)cp /sbin/depmod $(BUILD)/vm-bin/depmod
 
 check:
 	bash tests/check.sh
 
-# Instructions per PEBS sample on the drain path, under callgrind; then
-# skidless report and script against perf's on a 5-million-sample file;
-# then recording cost against perf in a VM (needs make module SIM=1).
+# Instructions per PEBS sample on the drain path and per sample in the
+# reader, under callgrind; then skidless report and script against perf's
+# on a 5-million-sample file; then recording cost against perf in a VM
+# (needs make module SIM=1).
 bench: tools
-	@rc=0; bash bench/run.sh || rc=1; bash bench/analysis.sh || rc=1; \
-	bash bench/cost.sh --limits bench/cost_limits || rc=1; exit $$rc
+	@rc=0; bash bench/run.sh || rc=1; bash bench/reader_cost.sh || rc=1; \
+		bash bench/analysis.sh || rc=1; \
+		bash bench/cost.sh --limits bench/cost_limits || rc=1; exit $$rc
 
 demo:
 	bash tests/vm/demo-run.sh
@@ -230,9 +236,12 @@ deb:
 
 # DKMS add/build/install/status/uninstall/remove of the skidless-dkms
 # package against the headers of both bookworm kernels, in a clean
-# bookworm chroot (root; tests/dkms-check.sh).
+# bookworm chroot (root; tests/dkms-check.sh); then the modules it built
+# loaded and sampled with in the VM on their kernels (tests/dkms-vm.sh).
 dkms-check:
 	bash tests/dkms-check.sh
+	$(MAKE) -s vm-bin
+	bash tests/dkms-vm.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -43,9 +43,17 @@ static unsigned int kernel_frames(struct pt_regs *regs, u64 *ips,
 	return n;
 }
 
+/* A frame record that user code may have put at @fp; false if none. */
+static __always_inline bool frame_at(u64 fp)
+{
+	return !(fp & (sizeof(u64) - 1)) && fp >= PAGE_SIZE &&
+	       fp <= TASK_SIZE_MAX - sizeof(struct user_frame);
+}
+
 static unsigned int user_frames(struct pt_regs *regs, u64 *ips,
 				unsigned int max)
 {
+	const struct user_frame __user *uf;
 	struct user_frame frame;
 	unsigned int n = 0;
 	u64 fp;
@@ -56,20 +64,40 @@ static unsigned int user_frames(struct pt_regs *regs, u64 *ips,
 	if (!user_64bit_mode(regs))
 		return n;
 
-	for (fp = regs->bp; n < max; fp = frame.next_fp) {
-		if (fp & (sizeof(u64) - 1) || fp < PAGE_SIZE ||
-		    fp > TASK_SIZE_MAX - sizeof(frame))
-			break;
-		if (copy_from_user_nofault(&frame, (const void __user *)fp,
-					   sizeof(frame)))
-			break;
+	/*
+	 * The first frame through copy_from_user_nofault(), which also says
+	 * whether this context may read user memory at all (in an NMI the
+	 * CPU may still be on another mm: nmi_uaccess_okay(), not exported).
+	 * That answer holds for the rest of this interrupt, so the other
+	 * frames are read as perf_callchain_user() reads them: page faults
+	 * off, two plain loads per frame inside one user-access window.
+	 */
+	fp = regs->bp;
+	if (n >= max || !frame_at(fp) ||
+	    copy_from_user_nofault(&frame, (const void __user *)fp,
+				   sizeof(frame)))
+		return n;
+	pagefault_disable();
+	for (;;) {
 		if (!frame.ret)
 			break;
 		ips[n++] = frame.ret;
 		/* Frames live at rising addresses; anything else is a loop. */
-		if (frame.next_fp <= fp)
+		if (n >= max || frame.next_fp <= fp || !frame_at(frame.next_fp))
 			break;
+		fp = frame.next_fp;
+		uf = (const struct user_frame __user *)fp;
+		if (!user_access_begin(uf, sizeof(*uf)))
+			break;
+		unsafe_get_user(frame.next_fp, &uf->next_fp, fault);
+		unsafe_get_user(frame.ret, &uf->ret, fault);
+		user_access_end();
 	}
+	pagefault_enable();
+	return n;
+fault:
+	user_access_end();
+	pagefault_enable();
 	return n;
 }
 

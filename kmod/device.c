@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "access.h"
 #include "backend.h"
 #include "device.h"
 #include "intel/hw.h"
@@ -318,18 +319,23 @@ static __poll_t skd_poll(struct file *file, poll_table *wait)
 static int skd_open(struct inode *inode, struct file *file)
 {
 	struct skd_session *s;
+	bool restricted;
+	int ret;
 
 	/*
 	 * The device mode keeps others out; this keeps out unprivileged root,
-	 * as perf's own check does at every kernel.perf_event_paranoid level.
+	 * as perf's own check does at every kernel.perf_event_paranoid level,
+	 * but for the members of access_gid's group, whose sessions are
+	 * restricted (access.c).
 	 * Samples carry kernel addresses, branch stacks and data addresses:
 	 * under kernel lockdown's confidentiality mode perf refuses such
 	 * state (LOCKDOWN_PERF), and so does skidless. The LSM's perf hook
 	 * (security_perf_event_open()) is not exported to modules: the LSMs
 	 * see the open of /dev/skidless instead.
 	 */
-	if (!perfmon_capable())
-		return -EPERM;
+	ret = skd_access_open(&restricted);
+	if (ret)
+		return ret;
 	if (security_locked_down(LOCKDOWN_PERF)) {
 		pr_info_ratelimited("refused: the kernel is locked down (confidentiality), which forbids reading PMU samples\n");
 		return -EPERM;
@@ -337,6 +343,8 @@ static int skd_open(struct inode *inode, struct file *file)
 	s = skd_session_create();
 	if (!s)
 		return -ENOMEM;
+	s->restricted = restricted;
+	s->owner = current_uid();
 	file->private_data = s;
 	return nonseekable_open(inode, file);
 }

@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 
+#include "access.h"
 #include "backend.h"
 #include "cpu.h"
 #include "memlock.h"
@@ -167,19 +168,23 @@ static int set_cpus(struct skd_session *s, const unsigned long *cpus,
 
 static int set_target(struct skd_session *s, pid_t nr)
 {
+	struct task_struct *task;
 	struct pid *pid;
-	bool is_process;
+	bool is_process, owned = true;
 
 	/* The number is in the caller's namespace, like kill(2). */
 	pid = find_get_pid(nr);
 	if (!pid)
 		return -ESRCH;
 	rcu_read_lock();
-	is_process = !!pid_task(pid, PIDTYPE_TGID);
+	task = pid_task(pid, PIDTYPE_TGID);
+	is_process = !!task;
+	if (task && s->restricted)
+		owned = skd_access_owns(s->owner, task);
 	rcu_read_unlock();
-	if (!is_process) {
+	if (!is_process || !owned) {
 		put_pid(pid);
-		return -ESRCH;
+		return is_process ? -EACCES : -ESRCH;
 	}
 	s->target = pid;
 	return 0;
@@ -209,6 +214,8 @@ int skd_session_config(struct skd_session *s, const struct skd_config *cfg,
 	int ret;
 
 	ret = check_config(cfg);
+	if (!ret && s->restricted)
+		ret = skd_access_check_config(cfg);
 	if (ret)
 		return ret;
 	if (cfg->backend >= __SKD_BACKEND_MAX)
@@ -481,5 +488,5 @@ bool skd_session_wants_task(const struct skd_session *s,
 		t = rcu_dereference(t->real_parent);
 	}
 	rcu_read_unlock();
-	return found;
+	return found && (!s->restricted || skd_access_owns(s->owner, task));
 }

@@ -10,6 +10,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
+#include <linux/uidgid.h>
 #include <linux/wait.h>
 
 #include "memlock.h"
@@ -44,6 +45,13 @@ struct skd_session {
 	cpumask_var_t cpus;		/* CPUs that sample */
 	struct pid *target;		/* SKD_CFG_PID: process to follow */
 	struct pid_namespace *pid_ns;	/* ids in records are in this ns */
+	/*
+	 * Opened through access_gid, without CAP_PERFMON (access.c): only
+	 * tasks running with @owner's uids are sampled. Set before the file
+	 * is visible, constant after.
+	 */
+	bool restricted;
+	kuid_t owner;
 
 	wait_queue_head_t wq;
 	struct list_head running;	/* skd_running_sessions, RCU */

@@ -4,11 +4,13 @@
 #
 #   1. dependencies (Debian packages, installed when run as root)
 #   2. static checks: module W=1, sparse, checkpatch --strict; userland
-#      -Werror and cppcheck; man pages and completion against --help
+#      -Werror and cppcheck; man pages and completion against --help;
+#      the summary's count on fixtures (tests/tap_summary_test.sh)
 #   3. host unit tests (cmocka, ASan + UBSan)
-#   4. the cost benchmark: instructions per sample under callgrind; after
-#      the VM tests, the recording cost against perf in one VM, counted by
-#      a QEMU plugin (bench/cost.sh --short), with ratchet limits
+#   4. the cost benchmarks: instructions per sample under callgrind, in
+#      the module's drain and in the reader; after the VM tests, the
+#      recording cost against perf in one VM, counted by a QEMU plugin
+#      (bench/cost.sh --short), with ratchet limits
 #   5. the module in a VM: Debian's kernel under QEMU TCG, kselftests
 #   6. the analysis side (report, annotate, writers, diff, optimizer
 #      feeds) against the real consumers on the VM's captures, beside
@@ -23,10 +25,17 @@
 # (niced) from the start, while stages 2-5 run; the userland fuzzers (each target two minutes, two at a time) run
 # niced beside the end of that build and the two debug-kernel VMs.
 #
-# Every stage writes TAP into build/check/; the last line is the sum of all
-# of them: "N passed, N failed, N skipped". make check fails on any failure
-# and on any skip: it installs everything a test needs. Tests of the real
-# PMU, which these machines lack, are listed apart as "needs hardware".
+# Every stage writes TAP into build/check/; tests/tap_summary.sh sums them
+# up, its last line "N passed, N failed, N skipped", N counting distinct
+# tests: a kselftest, in-VM shell test, unit test function or analysis
+# script is one test whose TAP lines are its cases, and a result reads
+# "TEST [CONFIGURATION]: CASE", so the same test on another sim model,
+# capture or kernel (the debug kernel reruns the VM suite) counts once and
+# fails if it fails on any. Before that line: per file its tests, cases,
+# configurations and result lines, and every failing or skipped line.
+# make check fails on any failure, on malformed TAP and on any skip: it
+# installs everything a test needs. Tests of the real PMU, which these
+# machines lack, are listed apart as "needs hardware".
 set -uo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -109,12 +118,14 @@ PACKAGES_JOB=$!
 
 say "static checks"
 S=$OUT/static.tap
+# One test on each kernel it is built against (the debug kernel's below).
+MODULES_W1="modules (skidless, skidless_sim) build W=1 clean"
 # From scratch, so every warning the module has is seen again.
 make -s -C "$KDIR" M="$TOP" clean > /dev/null 2>&1
 make -s module KDIR="$KDIR" SIM=1 W=1 > "$OUT/w1.log" 2>&1
 rc=$?
 ! grep -iE "warning:|error:" "$OUT/w1.log" > /dev/null && [ $rc = 0 ]
-tap "$S" $? "modules (skidless, skidless_sim) build W=1 clean against $KVER" "$OUT/w1.log"
+tap "$S" $? "$MODULES_W1 [$KVER]" "$OUT/w1.log"
 
 # bookworm's other kernel series (6.1 beside the VM's 6.12): the same code
 # must build there too, API drift and <asm/msr-index.h> names included.
@@ -125,7 +136,7 @@ for other in $(other_kernel_releases); do
 			SKD_SIM=y W=1 modules > "$OUT/w1-$other.log" 2>&1
 	rc=$?
 	! grep -iE "warning:|error:" "$OUT/w1-$other.log" > /dev/null && [ $rc = 0 ]
-	tap "$S" $? "modules build W=1 clean against $other" "$OUT/w1-$other.log"
+	tap "$S" $? "$MODULES_W1 [$other]" "$OUT/w1-$other.log"
 done
 
 # Host builds name the registers as the kernel does (kmod/host/msr_names.h):
@@ -148,7 +159,7 @@ fi
 [ -n "$CHECKPATCH" ] && ! grep -E "^(ERROR|WARNING|CHECK)" "$OUT/checkpatch.log" > /dev/null
 tap "$S" $? "checkpatch --strict is clean on kmod/ and uapi/ (host shim aside)" "$OUT/checkpatch.log"
 
-# The package's module holds no part of the device model (hw-review 17):
+# The package's module holds no part of the device model (a test-only part must not ship):
 # none of kmod/sim/ is linked into skidless.ko.
 if [ -r skidless.mod ] && [ -r skidless_sim.mod ]; then
 	! grep "/kmod/sim/" skidless.mod > "$OUT/sim-split.log" &&
@@ -167,6 +178,11 @@ bash tests/docs.sh > "$OUT/docs.tap" 2> "$OUT/docs.log" ||
 	grep -q "^not ok" "$OUT/docs.tap" || tap "$OUT/docs.tap" 1 "tests/docs.sh ran" "$OUT/docs.log"
 grep "^not ok" "$OUT/docs.tap"
 
+# The summary's own count, on fixtures: one test of many cases.
+bash tests/tap_summary_test.sh > "$OUT/tap_summary.tap" 2>&1 ||
+	grep -q "^not ok" "$OUT/tap_summary.tap" ||
+	tap "$OUT/tap_summary.tap" 1 "tests/tap_summary_test.sh ran"
+
 cppcheck --quiet --enable=warning,portability,performance --std=c11 \
 	--error-exitcode=1 -Iuapi -Iuserland/lib -Iuserland/cli \
 	-D_GNU_SOURCE -D__x86_64__ userland/ > "$OUT/cppcheck.log" 2>&1
@@ -175,7 +191,16 @@ tap "$S" $? "cppcheck finds nothing in userland/" "$OUT/cppcheck.log"
 say "unit tests (ASan + UBSan)"
 make -s -C tests/unit run > "$OUT/unit.log" 2>&1
 rc=$?
-cat build/unit/*.tap > "$OUT/unit.tap" 2>/dev/null
+# One test per cmocka test function, named after its program: two
+# programs may have functions of the same name. cmocka's skips read
+# "not ok N # SKIP NAME".
+for t in build/unit/*.tap; do
+	[ -e "$t" ] || continue
+	p=$(basename "$t" .tap)
+	p=${p#test_}
+	sed -E -e "s/^((not )?ok [0-9]+) # SKIP (.*)/\\1 - $p\/\\3 # SKIP/" -e t \
+		-e "s/^((not )?ok [0-9]+ - )/\\1$p\//" "$t"
+done > "$OUT/unit.tap"
 grep -E "^(not )?ok" "$OUT/unit.tap" | grep -c "^ok" | sed 's/$/ unit tests passed/'
 if [ $rc != 0 ] && ! grep -q "^not ok" "$OUT/unit.tap"; then
 	tap "$OUT/unit.tap" 1 "unit tests ran (a program crashed or failed to build)" "$OUT/unit.log"
@@ -185,15 +210,20 @@ say "perf.data: Debian's perf reads what skidless writes, and back"
 make -s tools > "$OUT/perfdata.log" 2>&1
 bash tests/perfdata/perf_check.sh "$TOP/build/perfdata" > "$OUT/perfdata.tap" 2>> "$OUT/perfdata.log"
 rc=$?
-grep -c "^ok" "$OUT/perfdata.tap" | sed 's/$/ perf.data tests passed/'
+grep -c "^ok" "$OUT/perfdata.tap" | sed 's/$/ perf.data results ok/'
 [ $rc = 0 ] || grep -q "^not ok" "$OUT/perfdata.tap" ||
 	tap "$OUT/perfdata.tap" 1 "perf.data tests ran" "$OUT/perfdata.log"
 
-say "cost: instructions per sample, DS record to ring record (callgrind)"
+say "cost: instructions per sample, DS record to ring record and ring record to perf.data (callgrind)"
 bash bench/run.sh --tap "$OUT/bench.tap" > "$OUT/bench.log" 2>&1
 rc=$?
 grep -v "^#" "$OUT/bench.log" | tail -8
 [ -s "$OUT/bench.tap" ] || tap "$OUT/bench.tap" 1 "the cost benchmark ran (rc $rc)" "$OUT/bench.log"
+bash bench/reader_cost.sh --tap "$OUT/bench-reader.tap" > "$OUT/bench-reader.log" 2>&1
+rc=$?
+grep -v "^#" "$OUT/bench-reader.log" | head -4
+[ -s "$OUT/bench-reader.tap" ] ||
+	tap "$OUT/bench-reader.tap" 1 "the reader's cost benchmark ran (rc $rc)" "$OUT/bench-reader.log"
 
 say "VM tests ($KVER, QEMU TCG)"
 make -s vm-bin > "$OUT/vm-bin.log" 2>&1 &&
@@ -237,19 +267,19 @@ if [ "$(cat "$OUT/debug-kernel.rc" 2>/dev/null)" = 0 ]; then
 			> "$OUT/debug-kmod.log" 2>&1
 	rc=$?
 	! grep -iE "warning:|error:" "$OUT/debug-kmod.log" > /dev/null && [ $rc = 0 ]
-	tap "$D" $? "module builds W=1 clean against the debug kernel" "$OUT/debug-kmod.log"
+	tap "$D" $? "$MODULES_W1 [$(cat "$DEBUG_KDIR/include/config/kernel.release" 2>/dev/null || echo "debug kernel")]" "$OUT/debug-kmod.log"
 	# Two VMs at once, a core each, each ending with its own kmemleak
 	# scan and lockdep check: the whole suite but its million-call fuzz
 	# run (stress.list has one sized for this kernel) and then the 1000
 	# load/unload cycles; the rest of stress.list. About 10 minutes each.
-	# Not lockdown.sh: the debug kernel has no lockdown LSM (tests/vm/
-	# debug-kernel/config), and lockdown would bar kmemleak's scan. The
-	# command's PMU tests on two models (legacy and architectural LBR,
-	# the hybrid part): the kernel paths the others reach are the PMU
+	# Not lockdown.sh nor kmod_sig.sh: the debug kernel has no lockdown
+	# LSM (tests/vm/debug-kernel/config), and lockdown would bar
+	# kmemleak's scan. The command's PMU tests on two models (legacy and
+	# architectural LBR, the hybrid part): the kernel paths the others reach are the PMU
 	# tests' own, which run on every model. Not perf_export.sh: it only
 	# hands captures to the host's perf, which reads the first lane's; not
 	# dwarf.sh, whose kernel side (the stack copy) user_stack covers.
-	{ grep -v '^fuzz_device \|^lockdown\|^perf_export\|^dwarf\|^cli_pmu.sh .* \(skylake-htoff\|icelake\|sapphirerapids\)$' \
+	{ grep -v '^fuzz_device \|^lockdown\|^kmod_sig\|^perf_export\|^dwarf\|^cli_pmu.sh .* \(skylake-htoff\|icelake\|sapphirerapids\)$' \
 		tests/kselftest/list
 	  grep '^module_cycle' tests/kselftest/stress.list; } > "$OUT/debug-suite.list"
 	grep -v '^module_cycle' tests/kselftest/stress.list > "$OUT/debug-stress.list"
@@ -268,9 +298,9 @@ if [ "$(cat "$OUT/debug-kernel.rc" 2>/dev/null)" = 0 ]; then
 	wait "${vms[@]}"
 	for lane in suite stress; do
 		grep -E "^  |FAIL|^vm:" "$OUT/debug-$lane.log" | grep -v " 0 failed"
-		# the same test names as the first VM lane: say which kernel
-		sed -E "s/^((not )?ok [0-9]+) /\\1 debug kernel ($lane): /" \
-			"$OUT/debug-$lane/results.tap" >> "$D" 2>/dev/null ||
+		# the first VM lane's tests, on another kernel (run.sh labels
+		# each result with it): the summary counts each test once
+		cat "$OUT/debug-$lane/results.tap" >> "$D" 2>/dev/null ||
 			tap "$D" 1 "the debug-kernel $lane VM ran" "$OUT/debug-$lane.log"
 	done
 else
@@ -288,15 +318,26 @@ grep -E "^(not )?ok" "$OUT/analysis.tap"
 
 say "packages: make deb, lintian, a clean bookworm chroot, DKMS on 6.1 and 6.12"
 wait "$PACKAGES_JOB"
-for t in packages dkms; do
+# The modules DKMS built there, each loaded and sampled with in a VM on
+# its kernel (about 25 s for both; build/vm-bin is the VM lane's).
+bash tests/dkms-vm.sh > "$OUT/dkms-vm.tap" 2> "$OUT/dkms-vm.log"
+for t in packages dkms dkms-vm; do
 	[ -s "$OUT/$t.tap" ] || tap "$OUT/$t.tap" 1 "tests/$t ran" "$OUT/$t.log"
 done
-grep -hE "^(not )?ok" "$OUT/packages.tap" "$OUT/dkms.tap" | grep -c "^ok" |
-	sed 's/$/ package tests passed/'
-grep -h "^not ok" "$OUT/packages.tap" "$OUT/dkms.tap"
+grep -hE "^(not )?ok" "$OUT/packages.tap" "$OUT/dkms.tap" "$OUT/dkms-vm.tap" |
+	grep -c "^ok" | sed 's/$/ package results ok/'
+grep -h "^not ok" "$OUT/packages.tap" "$OUT/dkms.tap" "$OUT/dkms-vm.tap"
 
 say "summary"
 echo "make check took $(( $(date +%s) - START )) s; logs in build/check/"
 # Everything a test needs is installed above: a skip here is a failure.
-grep -hiE "^(not )?ok .*# *SKIP" "$OUT"/*.tap | sed 's/^/skipped, which fails make check: /'
-bash tests/tap_summary.sh --no-skips "$OUT"/*.tap
+# The stages' files in the order they ran, then any other.
+taps=()
+for t in deps static tap_summary docs unit perfdata bench vm vm-perf debug fuzz \
+	analysis packages dkms; do
+	[ -e "$OUT/$t.tap" ] && taps+=("$OUT/$t.tap")
+done
+for t in "$OUT"/*.tap; do
+	[[ " ${taps[*]} " == *" $t "* ]] || taps+=("$t")
+done
+bash tests/tap_summary.sh --no-skips "${taps[@]}"

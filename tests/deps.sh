@@ -19,6 +19,7 @@ PACKAGES=(
 	golang-go libxml2-dev libxml2-utils librsvg2-bin jq python3 perl
 	autofdo bolt-15
 	libcapstone-dev
+	kmod
 	dpkg-dev debhelper dh-dkms dkms lintian debootstrap man-db groff-base
 )
 

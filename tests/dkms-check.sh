@@ -10,8 +10,9 @@
 # status`; and the purge, after which DKMS holds nothing of skidless.
 # Every module installed must be under /lib/modules/KERNEL/updates/dkms,
 # carry that kernel's vermagic and no trace of the simulated PMU, and be
-# signed with the MOK key pair DKMS makes for Secure Boot. Loading the DKMS-built module and sampling with it
-# needs the VM (not done here).
+# signed with the MOK key pair DKMS makes for Secure Boot. The modules
+# are kept in build/dkms-check/ for tests/dkms-vm.sh, which loads each in
+# the VM on its kernel and samples with it.
 # Time: about 3 minutes on 2 cores with a warm cache (176 s measured, load
 # 7 beside), most of it four module builds (two by the postinst, two by
 # hand; 20 to 40 s each, niced); the first run
@@ -95,7 +96,7 @@ check_module() {
 	ko=$(ls "$R/lib/modules/$k/updates/dkms/"skidless.ko* 2> /dev/null | head -n 1)
 	in_chroot modinfo -F vermagic "${ko#"$R"}" > "$OUT/modinfo-$k.log" 2>&1
 	[ -n "$ko" ] && grep -q "^$k " "$OUT/modinfo-$k.log"
-	ok $? "$k: ${ko#"$R"}, vermagic $(cut -d' ' -f1 "$OUT/modinfo-$k.log")" "$OUT/modinfo-$k.log"
+	ok $? "the module DKMS installed has the kernel's vermagic [$k]: ${ko#"$R"}, vermagic $(cut -d' ' -f1 "$OUT/modinfo-$k.log")" "$OUT/modinfo-$k.log"
 
 	# Secure Boot: DKMS signs what it builds with its MOK key pair
 	# (/var/lib/dkms/mok.key and mok.pub, made at the first build with
@@ -108,15 +109,16 @@ check_module() {
 		-noout -serial 2>&1 | sed 's/^serial=//')
 	echo "module: sig_key $sig, signer $signer; DKMS MOK certificate: serial $ski" > "$OUT/sign-$k.log"
 	[ -n "$sig" ] && [ "${sig^^}" = "${ski^^}" ]
-	ok $? "$k: the module is signed with DKMS's MOK key, /var/lib/dkms/mok.pub ($signer)" "$OUT/sign-$k.log"
+	ok $? "the module is signed with DKMS's MOK key, /var/lib/dkms/mok.pub [$k]: $signer" "$OUT/sign-$k.log"
 
-	# Nothing of the simulated PMU (hw-review 17): kmod/sim is not in the
+	# Nothing of the simulated PMU, test equipment that sends NMIs and
+	# writes wherever its DS_AREA points: kmod/sim is not in the
 	# package, so no object of it can be linked in, and none of its
 	# parameters is the module's.
 	{ ls -d "$R/usr/src/skidless-$VERSION/kmod/sim" 2>&1
 	  in_chroot modinfo -F parm "${ko#"$R"}"; } > "$OUT/sim-$k.log" 2>&1
 	[ -n "$ko" ] && ! grep -qE '^/|^(default_model|sim_tick_us):' "$OUT/sim-$k.log"
-	ok $? "$k: the module holds nothing of the simulated PMU (parameters: $(cut -d: -f1 "$OUT/sim-$k.log" | grep -v '^ls' | paste -sd' '))" "$OUT/sim-$k.log"
+	ok $? "the module holds nothing of the simulated PMU [$k]: parameters $(cut -d: -f1 "$OUT/sim-$k.log" | grep -v '^ls' | paste -sd' ')" "$OUT/sim-$k.log"
 }
 both_installed() {
 	in_chroot dkms status > "$1" 2>&1
@@ -135,7 +137,7 @@ rc=$?
 	>> "$OUT/install.log" 2> /dev/null
 ok $rc "apt installs skidless-dkms; its postinst builds the module for both kernels ($((SECONDS - t)) s)" "$OUT/install.log"
 both_installed "$OUT/status0.log"
-ok $? "dkms status: skidless/$VERSION installed for $k61 and $k612" "$OUT/status0.log"
+ok $? "dkms status after the postinst: skidless/$VERSION installed for $k61 and $k612" "$OUT/status0.log"
 for k in $k61 $k612; do check_module "$k"; done
 
 # Each step by hand: uninstall, remove, add, build, install, status.
@@ -164,14 +166,30 @@ for k in $k61 $k612; do
 	rc=$?
 	[ $rc = 0 ] || cat "$R/var/lib/dkms/skidless/$VERSION/build/make.log" \
 		>> "$OUT/build-$k.log" 2> /dev/null
-	ok $rc "dkms build -k $k ($((SECONDS - t)) s)" "$OUT/build-$k.log"
+	ok $rc "dkms build -k [$k]: $((SECONDS - t)) s" "$OUT/build-$k.log"
 	in_chroot dkms install -m skidless -v "$VERSION" -k "$k" \
 		> "$OUT/install-$k.log" 2>&1
-	ok $? "dkms install -k $k" "$OUT/install-$k.log"
+	ok $? "dkms install -k [$k]" "$OUT/install-$k.log"
 done
 both_installed "$OUT/status.log"
-ok $? "dkms status: installed again for $k61 and $k612" "$OUT/status.log"
+ok $? "dkms status after the steps by hand: installed again for $k61 and $k612" "$OUT/status.log"
 for k in $k61 $k612; do check_module "$k"; done
+
+# The modules DKMS built, kept for tests/dkms-vm.sh, which loads each in a
+# VM on its kernel and samples with it: as plain .ko (DKMS compresses
+# where the kernel does, 6.12's as .ko.xz; the signature is inside).
+rc=0
+for k in $k61 $k612; do
+	ko=$(ls "$R/lib/modules/$k/updates/dkms/"skidless.ko* 2> /dev/null | head -n 1)
+	case $ko in
+	*.xz) xz -dc "$ko" > "$OUT/skidless-$k.ko" ;;
+	*.zst) zstd -dqc "$ko" > "$OUT/skidless-$k.ko" ;;
+	*.ko) cp "$ko" "$OUT/skidless-$k.ko" ;;
+	*) false ;;
+	esac 2>> "$OUT/keep.log" || rc=1
+	modinfo -F vermagic "$OUT/skidless-$k.ko" >> "$OUT/keep.log" 2>&1 || rc=1
+done
+ok $rc "the DKMS-built modules kept for the VM: build/dkms-check/skidless-{$k61,$k612}.ko" "$OUT/keep.log"
 
 in_chroot apt-get purge -y -q skidless-dkms > "$OUT/purge.log" 2>&1
 rc=$?

@@ -29,25 +29,25 @@ page_opts() { roff_text "$1" | awk '/^\.SH /{ s = ($2 == "OPTIONS") } s && tp { 
 
 for f in man/*.[1-9]; do
 	w=$( { LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l "$f" > /dev/null; groff -ww -z -man "$f"; } 2>&1)
-	[ -z "$w" ]; ok $? "$f formats without warnings" "$w"
-	l=$(lexgrog "$f" 2>&1); ok $? "$f: lexgrog reads NAME" "$l"
+	[ -z "$w" ]; ok $? "man pages format without warnings: $f" "$w"
+	l=$(lexgrog "$f" 2>&1); ok $? "lexgrog reads the NAME of each man page: $f" "$l"
 done
 
 main=man/skidless.1
 for c in $cmds; do
 	page=man/skidless-$c.1
-	[ -f "$page" ]; ok $? "$c: man page $page exists"
+	[ -f "$page" ]; ok $? "each command has its man page: $c, $page"
 	[ -f "$page" ] || continue
 	help=$("$TOOL" "$c" --help 2>&1); rc=$?
-	[ $rc = 0 ]; ok $? "$c --help exits 0"
+	[ $rc = 0 ]; ok $? "--help exits 0: $c"
 	missing=$(comm -23 <(printf '%s\n' "$help" | long_opts) <(roff_text "$page" | long_opts))
-	[ -z "$missing" ]; ok $? "$c: $page names every long option of --help" "missing: $missing"
+	[ -z "$missing" ]; ok $? "the man page names every long option of --help: $c, $page" "missing: $missing"
 	extra=$(comm -13 <( { printf '%s\n' "$help" | long_opts; echo --help; } | sort -u) <(page_opts "$page"))
-	[ -z "$extra" ]; ok $? "$c: $page documents no option --help lacks" "not in --help: $extra"
+	[ -z "$extra" ]; ok $? "the man page documents no option --help lacks: $c, $page" "not in --help: $extra"
 	roff_text "$main" | awk '/^\.SH /{ s = ($2 == "COMMANDS") } s' | grep "^\.B $c\$" > /dev/null
-	ok $? "$c: listed under COMMANDS in skidless(1)"
+	ok $? "skidless(1) lists the command under COMMANDS: $c"
 	roff_text "$main" | awk '/^\.SH /{ s = ($2 == "SEE") } s' | grep "^\.BR skidless-$c (1)" > /dev/null
-	ok $? "$c: skidless-$c(1) in SEE ALSO of skidless(1)"
+	ok $? "skidless(1) has the command's page in SEE ALSO: skidless-$c(1)"
 done
 [ -f man/skidless.4 ]; ok $? "skidless(4) exists"
 undoc=$(grep -oE 'define SKD_IOC_[A-Z_]+\s+_IO' uapi/skidless.h | awk '{print $2}' |
@@ -68,7 +68,7 @@ missing=$(comm -23 <(printf '%s\n' $cmds | sort) <(printf '%s\n' "$got" | sort))
 for c in $cmds; do
 	got=$(complete_words skidless "$c" --)
 	missing=$(comm -23 <("$TOOL" "$c" --help 2>&1 | long_opts) <(printf '%s\n' "$got" | sort -u))
-	[ -z "$missing" ]; ok $? "completion offers every long option of $c" "missing: $missing"
+	[ -z "$missing" ]; ok $? "completion offers every long option: $c" "missing: $missing"
 done
 
 echo "1..$n"

@@ -52,7 +52,7 @@ for kdir in "$@"; do
 	asm=$src/arch/x86/include/asm
 	name=$(basename "$kdir")
 	if [ ! -r "$asm/msr-index.h" ] || [ ! -r "$asm/perf_event.h" ]; then
-		result "not ok - register names: no <asm/msr-index.h> in $src"
+		result "not ok - register names of msr_names.h mean the same as in the kernel's headers [$(basename "$kdir")]: no <asm/msr-index.h> in $src"
 		failed=1
 		continue
 	fi
@@ -72,7 +72,7 @@ for kdir in "$@"; do
 	} > "$WORK/kernel.h"
 	if ! cc -std=gnu11 -w -include "$WORK/kernel.h" -o "$WORK/theirs" \
 		"$WORK/print.c" 2> "$WORK/cc.log"; then
-		result "not ok - register names: $name's headers lack some of msr_names.h's names"
+		result "not ok - register names of msr_names.h mean the same as in the kernel's headers [$name]: they lack some of msr_names.h's names"
 		sed -n 's/.*error: .\([A-Z0-9_]*\). undeclared.*/#   \1 is not defined in '"$name"'/p' \
 			"$WORK/cc.log" | sort -u | tee -a "${TAP:-/dev/null}"
 		failed=1
@@ -82,9 +82,9 @@ for kdir in "$@"; do
 	bad=$(join "$WORK/ours.txt" "$WORK/theirs.txt" | awk '$2 != $3')
 	n=$(wc -l < "$WORK/ours.txt")
 	if [ -z "$bad" ]; then
-		result "ok - register names: the $n of msr_names.h mean the same in $name's headers"
+		result "ok - register names of msr_names.h mean the same as in the kernel's headers [$name]: all $n"
 	else
-		result "not ok - register names: msr_names.h and $name disagree"
+		result "not ok - register names of msr_names.h mean the same as in the kernel's headers [$name]: msr_names.h and $name disagree"
 		echo "$bad" | sed 's/^/#   NAME OURS THEIRS: /' | tee -a "${TAP:-/dev/null}"
 		failed=1
 	fi

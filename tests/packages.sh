@@ -109,7 +109,7 @@ ok $? "man pages, completion, udev rule, DKMS source and the group skidless are 
 
 in_chroot dkms status > "$OUT/dkms-status.log" 2>&1
 grep -q "^skidless/$VERSION: added" "$OUT/dkms-status.log"
-ok $? "dkms status: skidless/$VERSION added (no headers in the chroot: not built)" "$OUT/dkms-status.log"
+ok $? "dkms status in the chroot without headers: skidless/$VERSION added (no headers in the chroot: not built)" "$OUT/dkms-status.log"
 
 t=$SECONDS
 in_chroot apt-get purge -y -q skidless skidless-dkms > "$OUT/purge.log" 2>&1

@@ -54,10 +54,10 @@ RESULTS=("${VMS[@]/%//results.tap}")
 echo "  kernel reports:            KASAN $(count 'BUG: KASAN')," \
 	"UBSAN $(count 'UBSAN:')," \
 	"lockdep $(count 'possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|bad unlock balance')," \
-	"kmemleak $(cat "${RESULTS[@]}" 2>/dev/null | grep -a '^not ok [0-9]* kmemleak:' | grep -oE '[0-9]+ unreferenced' |
+	"kmemleak $(cat "${RESULTS[@]}" 2>/dev/null | grep -aE '^not ok [0-9]* kmemleak( \[[^]]*\])?:' | grep -oE '[0-9]+ unreferenced' |
 		awk '{ n += $1 } END { print n + 0 }') leaks," \
 	"other BUG/WARNING $(count 'BUG: |WARNING: CPU')" \
-	"(lockdep still on at the end in $(cat "${RESULTS[@]}" 2>/dev/null | grep -ac '^ok [0-9]* lockdep:') of ${#VMS[@]} VMs)"
+	"(lockdep still on at the end in $(cat "${RESULTS[@]}" 2>/dev/null | grep -acE '^ok [0-9]* lockdep( \[[^]]*\])?:') of ${#VMS[@]} VMs)"
 acct=$(cat "$OUT/vm/results.tap" "$OUT"/debug-*/results.tap 2>/dev/null |
 	grep -E '^(not )?ok' | grep -E 'generated [0-9]+ ?=|== delivered \+ lost|accounting')
 echo "  lost-record accounting:    exact in $(grep -c '^ok' <<< "$acct") of $(grep -c . <<< "$acct") checks" \

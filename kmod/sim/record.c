@@ -61,10 +61,10 @@ static void modeled_mem(u32 config, const struct sim_cpu *sc,
 		*lat = 0;
 	}
 	/*
-	 * Golden Cove and Gracemont report two latencies (ds.c pebs_meminfo,
-	 * "ADL and later"): the instruction's in bits 15:0, the cache
-	 * access's in 47:32. The model makes the instruction take 3 cycles
-	 * more than its cache access.
+	 * Golden Cove and Gracemont report two latencies (struct pebs_meminfo
+	 * in Linux's asm/perf_event.h, "Alder Lake and later"): the
+	 * instruction's in bits 15:0, the cache access's in 47:32. The model
+	 * makes the instruction take 3 cycles more than its cache access.
 	 */
 	if (*lat && (sc->core->quirks & SIM_LAT_SPLIT))
 		*lat = ((*lat + 3) & 0xffff) | (*lat & 0xffff) << 32;

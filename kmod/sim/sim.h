@@ -53,8 +53,8 @@ enum sim_quirks {
 	 */
 	SIM_LDLAT_AUX		= 1U << 1,
 	/*
-	 * meminfo latency: instruction 15:0, cache 47:32 (Linux ds.c,
-	 * pebs_meminfo "ADL and later").
+	 * meminfo latency: instruction 15:0, cache 47:32 (struct
+	 * pebs_meminfo in Linux's asm/perf_event.h, "Alder Lake and later").
 	 */
 	SIM_LAT_SPLIT		= 1U << 2,
 	/*

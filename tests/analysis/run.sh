@@ -11,7 +11,9 @@
 # kallsyms (the files were recorded as /skd/bin/NAME, which only the
 # cache resolves), then runs each tests/analysis/*.sh as
 # `HOME=CAPS_DIR/home NAME.sh CAPS_DIR VM_BIN_DIR`, its TAP lines prefixed
-# with its name. A script that fails without a failing line fails.
+# with its name: each script is one test (tests/tap_summary.sh), and a line
+# of one capture ("CAPTURE: ...") says "NAME [CAPTURE]: ...", the capture
+# being a configuration. A script that fails without a failing line fails.
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -62,7 +64,13 @@ for t in "$HERE"/*.sh; do
 		"ok "*|"not ok "*)
 			status=${line%% [0-9]*}
 			desc=${line#* - }
-			out "$status" "$name: $desc" ;;
+			# a check of one capture: the capture is its configuration
+			cap=${desc%%: *}
+			if [ "$cap" != "$desc" ] && [[ " $names " == *" $cap "* ]]; then
+				out "$status" "$name [$cap]: ${desc#*: }"
+			else
+				out "$status" "$name: $desc"
+			fi ;;
 		"#"*) echo "$line" ;;
 		esac
 	done < "$OUT/$name.tap"

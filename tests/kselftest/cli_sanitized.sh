@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The command's live paths (draining, following a command with ptrace,
-# reading /proc, writing and reading captures) under ASan, UBSan and
-# LeakSanitizer: every run must end cleanly with no report at all.
+# The command's live paths (draining, holding a command until sampling
+# runs, the module's MMAP records and READ_MAPS, writing and reading
+# captures) under ASan, UBSan and LeakSanitizer: every run must end
+# cleanly with no report at all.
 . "$(dirname "$0")/tap.sh"
 
 BIN=$(cd "$(dirname "$0")" && pwd)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Kernel lockdown (hw-review item 19): in confidentiality mode the kernel
-# refuses perf the state skidless samples (LOCKDOWN_PERF), so /dev/skidless
+# Kernel lockdown: in confidentiality mode the kernel refuses perf the
+# state skidless samples (LOCKDOWN_PERF, kernel/events/core.c
+# perf_event_open()), so /dev/skidless
 # refuses to open, saying why. Lockdown cannot be lifted: this runs last in
 # its VM.
 . "$(dirname "$0")/tap.sh"

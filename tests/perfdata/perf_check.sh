@@ -45,8 +45,8 @@ perf report --header-only -I -i "$F" > "$OUT/header.out" 2> "$OUT/last.err"
 for want in "hostname :" "os release :" "cmdline :" "cpuid :" \
 	"event : name = mem_trans_retired.load_latency_gt_3:pp" \
 	"contains samples with branch stack" "time of first sample" \
-	"clockid: monotonic" "nrcpus avail"; do
-	check "perf header shows '$want'" grep -q "$want" "$OUT/header.out"
+	"clockid: monotonic" "nrcpus avail" "arch : x86_64" "cpudesc :"; do
+	check "perf header shows each header we write: '$want'" grep -q "$want" "$OUT/header.out"
 done
 id=$(readelf -n "$OUT/mkperf" | sed -n 's/.*Build ID: //p')
 perf buildid-list -i "$F" > "$OUT/buildid.out" 2> "$OUT/last.err"
@@ -61,6 +61,84 @@ perf script -G -F tid,time,period,ip,sym -i "$F" 2> "$OUT/last.err" |
 check "skidless script and perf script agree sample for sample" \
 	diff -u "$OUT/perf.samples" "$OUT/skd.samples"
 check "both saw all 40 samples" test "$(wc -l < "$OUT/skd.samples")" = 40
+
+# Sideband perf counts by type: FORK, LOST, THROTTLE, UNTHROTTLE besides
+# COMM, MMAP2 and EXIT; LOST's count as perf dumps it; perf warns of the
+# loss. skidless reads the same records back.
+S=$OUT/side.data
+"$OUT/mkperf" "$S" side 2> "$OUT/last.err"
+check "mkperf writes $S with sideband records" test $? = 0
+perf report --stats -i "$S" > "$OUT/side.stats" 2> "$OUT/last.err"
+for t in FORK LOST THROTTLE UNTHROTTLE COMM MMAP2 EXIT; do
+	check "perf report --stats counts one $t record" \
+		grep -Eq "^ +$t events: +1 " "$OUT/side.stats"
+done
+check "perf report -D: LOST of 17 records" sh -c \
+	"perf report -D -i '$S' 2> /dev/null | grep -q 'PERF_RECORD_LOST: id:[0-9]*: lost:17\$'"
+check "perf report warns of the lost chunk" sh -c \
+	"perf report --stdio -i '$S' 2>&1 > /dev/null | grep -q 'lost 1 chunks'"
+"$SKD" script --all -i "$S" > "$OUT/side.skd" 2> "$OUT/last.err"
+check "skidless script --all reads LOST 17, THROTTLE, UNTHROTTLE, FORK" sh -c \
+	"grep -q ': LOST 17 records\$' '$OUT/side.skd' &&
+	 grep -q ': THROTTLE\$' '$OUT/side.skd' &&
+	 grep -q ': UNTHROTTLE\$' '$OUT/side.skd' &&
+	 grep -q ': FORK from 4242/4242\$' '$OUT/side.skd'"
+
+# A full disk (a file size limit, SIGXFSZ ignored: write() fails with
+# EFBIG): the file is cut back to whole records and ends in a LOST that
+# counts every record of the complete file, as perf counts them.
+total=$(perf report --stats -i "$F" 2> /dev/null | awk '/TOTAL events:/ { print $3 }')
+D=$OUT/full.data
+rm -f "$D"
+( trap '' XFSZ; ulimit -f 4; "$OUT/mkperf" "$D" ) 2> "$OUT/last.err"
+rc=$?
+check "mkperf on a full disk fails (rc $rc)" test $rc != 0
+check "perf report -D reads the cut file: one LOST of all $total records" sh -c \
+	"perf report -D -i '$D' 2> '$OUT/last.err' | grep -c 'PERF_RECORD_LOST: id:[0-9]*: lost:$total\$' | grep -qx 1"
+check "perf report says it lost events" sh -c \
+	"perf report --stdio -i '$D' 2>&1 > /dev/null | grep -q 'lost 1 chunks'"
+check "perf report --header-only reads its features" sh -c \
+	"perf report --header-only -i '$D' 2> /dev/null | grep -q 'hostname :'"
+
+# --call-graph dwarf: samples as record writes them, from the registers
+# and stack tests/unit/fixtures/unw_prog.c (-fomit-frame-pointer) saved
+# of itself in main -> unw_a -> unw_b -> unw_c and in a comparator libc's
+# qsort() calls. perf must read back the very registers and stack bytes
+# saved; skidless unwinds them through the file's CFI and libc's.
+U=$OUT/unw_prog
+gcc -O1 -fomit-frame-pointer -fno-optimize-sibling-calls \
+	-fasynchronous-unwind-tables -Wl,--build-id=sha1 -g -o "$U" \
+	"$TOP/tests/unit/fixtures/unw_prog.c" 2> "$OUT/last.err" &&
+	"$U" "$OUT/unw" 2>> "$OUT/last.err"
+check "unw_prog builds and saves its registers and stack" test $? = 0
+for what in deep qsort; do
+	W=$OUT/dwarf-$what.data
+	"$OUT/mkperf" "$W" dwarf "$OUT/unw.$what" 2> "$OUT/last.err"
+	check "mkperf writes a DWARF capture ($what)" test $? = 0
+	check "perf report --stdio and perf script read it without a word ($what)" \
+		quiet "dwarf-$what" sh -c "perf report --stdio -i '$W' > /dev/null &&
+			perf script -i '$W'"
+	perf report -D -i "$W" 2> "$OUT/last.err" > "$OUT/dwarf-$what.dump"
+	awk '/PERF_RECORD_SAMPLE/ { n++ }
+	     n == 1 && /^\.\.\.\. [A-Z0-9]+ +0x/ { print $3 }' \
+		"$OUT/dwarf-$what.dump" > "$OUT/dwarf-$what.regs"
+	od -v -An -tx8 -w8 -N160 "$OUT/unw.$what" | sed 's/^ */0x/' \
+		> "$OUT/dwarf-$what.want"
+	check "perf reads its 20 user registers as saved, mask 0xff0fff, ABI 64-bit ($what)" sh -c \
+		"grep -q 'user regs: mask 0xff0fff ABI 64-bit' '$OUT/dwarf-$what.dump' &&
+		 diff '$OUT/dwarf-$what.want' '$OUT/dwarf-$what.regs' > '$OUT/last.err'"
+	len=$(od -An -tu8 -j160 -N8 "$OUT/unw.$what" | tr -d ' ')
+	[ "$len" -le 16384 ] || len=16384
+	check "perf reads its stack copy, $len bytes ($what)" \
+		grep -q "^\.\.\. ustack: size $len," "$OUT/dwarf-$what.dump"
+	"$SKD" script -i "$W" > "$OUT/dwarf-$what.skd" 2> "$OUT/last.err"
+done
+check "skidless unwinds unw_c <- unw_b <- unw_a <- main in all 3 samples" sh -c \
+	"grep -c ' U unw_c+0x[0-9a-f]* (unw_prog) <- unw_b+0x[0-9a-f]* (unw_prog) <- unw_a+0x[0-9a-f]* (unw_prog) <- main+0x' \
+	 '$OUT/dwarf-deep.skd' | grep -qx 3"
+check "skidless unwinds unw_cmp <- libc's qsort <- sort_it <- main in all 3 samples" sh -c \
+	"grep -c ' U unw_cmp+0x[0-9a-f]* (unw_prog) <- .*(libc[.]so[.]6) <- sort_it+0x[0-9a-f]* (unw_prog) <- main+0x' \
+	 '$OUT/dwarf-qsort.skd' | grep -qx 3"
 
 # Pipe mode.
 "$OUT/mkperf" - pipe > "$OUT/pipe.data" 2> "$OUT/last.err"
@@ -78,7 +156,7 @@ if perf record -q -e cpu-clock -g -o "$P" -- sh -c 'i=0; while [ $i -lt 20000 ];
 	check "skidless reads perf's cpu-clock -g file: same samples" \
 		diff -u "$OUT/own.perf" "$OUT/own.skd"
 else
-	n=$((n + 1)); echo "ok $n - # SKIP perf record cannot sample here; use a VM fixture"
+	n=$((n + 1)); echo "ok $n - skidless reads perf's cpu-clock -g file # SKIP perf record cannot sample here; use a VM fixture"
 fi
 # Garbage is refused with a reason, not a crash.
 head -c 200 "$F" > "$OUT/cut.data"

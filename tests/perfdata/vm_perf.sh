@@ -40,9 +40,9 @@ for name in $names; do
 	perf report -i "$f" --stdio --sort sym > "$W/$name.report" 2> "$W/$name.rerr"
 	rc=$?
 	if [ $rc = 0 ] && [ ! -s "$W/$name.rerr" ]; then
-		out ok "$name: perf report --stdio opens it without a word on stderr"
+		out ok "perf report --stdio opens the capture without a word on stderr [$name]"
 	else
-		out "not ok" "$name: perf report --stdio (rc $rc)"
+		out "not ok" "perf report --stdio opens the capture without a word on stderr [$name]: rc $rc"
 		sed 's/^/#   /' "$W/$name.rerr" | head -5
 	fi
 
@@ -103,9 +103,9 @@ for name in $names; do
 	if [ "$np" -gt 0 ] && [ ! -s "$W/$name.serr" ] &&
 	   [ "$named" -ge $((np * 9 / 10)) ] &&
 	   diff -q <(sort "$W/$name.perf") <(sort "$W/$name.skd") > /dev/null; then
-		out ok "$name: perf script and skidless script agree on all $np user samples (leaf symbol and branch stack; $named named)"
+		out ok "perf script and skidless script agree on every user sample [$name]: all $np (leaf symbol and branch stack; $named named)"
 	else
-		out "not ok" "$name: perf script ($np samples, $named named) and skidless script ($ns) disagree"
+		out "not ok" "perf script and skidless script agree on every user sample [$name]: they disagree, perf script $np samples ($named named), skidless script $ns"
 		diff <(sort "$W/$name.perf") <(sort "$W/$name.skd") | head -6 | sed 's/^/#   /'
 		sed 's/^/#   perf: /' "$W/$name.serr" | head -3
 	fi

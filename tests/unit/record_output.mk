@@ -32,5 +32,5 @@ $(RO_FX)/ro_b: $(RO_SRC)/ro_obj.c | $(RO_FX)
 
 $(UBUILD)/test_record_output: test_record_output.c $(RO_SRCS) $(RO_HDRS) \
 		$(RO_FX)/ro_a $(RO_FX)/ro_b | $(UBUILD)
-	$(CC) $(UCFLAGS) -I$(RO_CLI) -DRO_FX='"$(RO_FX)"' -o $@ \
+	$(CC) $(UCFLAGS) -I$(RO_CLI) -DRO_FX='"$(RO_FX)"' -Wl,--wrap=write -o $@ \
 		$(filter %.c,$^) $(ULDLIBS) $(shell pkg-config --libs libdw libelf)

@@ -234,8 +234,8 @@ static const struct skd_branches *sample_branches(const struct skd_rec_sample *r
 }
 
 /*
- * hw-review item 7: every record of a large-PEBS drain is stamped with
- * its own time. Two records @gap TSC ticks apart must be gap / tsc_khz
+ * Every record of a large-PEBS drain is stamped with its own time (ds.c
+ * setup_pebs_time()), not the drain's. Two records @gap TSC ticks apart must be gap / tsc_khz
  * milliseconds apart, and the last one no later than the drain.
  */
 static void test_record_time_from_tsc(void **state)
@@ -296,7 +296,8 @@ static void test_record_time_future_tsc(void **state)
 }
 
 /*
- * hw-review item 9: Golden Cove's latency word holds two fields; the
+ * Golden Cove's latency word holds two fields (struct pebs_meminfo in
+ * arch/x86/include/asm/perf_event.h, "Alder Lake and later"); the
  * sample says so when the plan does (Alder Lake and later), and only
  * then. The raw word is passed on unchanged either way.
  */
@@ -328,7 +329,8 @@ static void test_latency_split_flag(void **state)
 }
 
 /*
- * hw-review item 12: single-record PEBS with the LBR read at the PMI.
+ * Single-record PEBS with the LBR read at the PMI (ds.c: the LBR is
+ * read for the PMI's record, setup_pebs_fixed_sample_data()).
  * In the PMI the record gets that LBR; drained at stop or at a context
  * switch (no PMI) it gets none, not the stack of the last PMI.
  */
@@ -366,7 +368,7 @@ static void test_no_stale_lbr_outside_pmi(void **state)
 }
 
 /*
- * hw-review item 13: a record naming no counter. Formats 1 and 2 may
+ * A record naming no counter (ds.c intel_pmu_drain_pebs_nhm()). Formats 1 and 2 may
  * lose the race with the status reset; with one PEBS counter the record
  * is that counter's. From format 3 the field is exact and such a record
  * is not a sample of ours.

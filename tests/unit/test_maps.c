@@ -7,12 +7,8 @@
 #include <cmocka.h>
 
 #include <errno.h>
-#include <limits.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "maps.h"
 
@@ -161,55 +157,6 @@ static void test_malformed(void **state)
 	skd_maps_free(&m);
 }
 
-static __attribute__((noinline, used)) int marker(int x)
-{
-	return x + 1;
-}
-
-static void test_read_self(void **state)
-{
-	uint64_t ip = (uint64_t)(uintptr_t)&marker;
-	const struct skd_map *map;
-	char exe[PATH_MAX];
-	struct skd_maps m;
-	size_t i;
-
-	(void)state;
-	assert_int_equal(skd_maps_read_pid(getpid(), &m), 0);
-	assert_true(m.n >= 2);
-	for (i = 1; i < m.n; i++)
-		assert_true(m.v[i - 1].end <= m.v[i].start);
-	map = skd_maps_find(&m, ip);
-	assert_non_null(map);
-	assert_non_null(realpath("/proc/self/exe", exe));
-	assert_string_equal(map->path, exe);
-	assert_true(skd_map_file_offset(map, ip) >= map->pgoff);
-	/* Our stack is not executable, our code is. */
-	assert_null(skd_maps_find(&m, (uint64_t)(uintptr_t)&m));
-	skd_maps_free(&m);
-}
-
-static void test_read_gone(void **state)
-{
-	static char *const argv[] = { "true", NULL };
-	struct skd_maps m = { (void *)1, 1 };
-	extern char **environ;
-	int status;
-	pid_t pid;
-
-	(void)state;
-	/* A child that has exited and been reaped: its pid names nothing. */
-	assert_int_equal(posix_spawnp(&pid, "true", NULL, NULL, argv, environ), 0);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_int_equal(skd_maps_read_pid(pid, &m), -ENOENT);
-	assert_null(m.v);
-	assert_int_equal(m.n, 0);
-	assert_int_equal(skd_maps_read_pid(0, &m), -EINVAL);
-	assert_int_equal(skd_maps_read_pid(-1, &m), -EINVAL);
-	assert_int_equal(skd_maps_read_pid(INT_MAX, &m), -ENOENT);
-	assert_int_equal(skd_maps_read_pid(getpid(), NULL), -EINVAL);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,8 +164,6 @@ int main(void)
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_read_self),
-		cmocka_unit_test(test_read_gone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

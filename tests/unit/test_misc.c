@@ -377,10 +377,10 @@ static const struct {
 	int err;
 	const char *words;
 } explained[] = {
-	{ SKD_OP_OPEN, ENOENT, "insmod" },
+	{ SKD_OP_OPEN, ENOENT, "skidless load" },
 	{ SKD_OP_OPEN, ENODEV, "no driver" },
-	{ SKD_OP_OPEN, EACCES, "0600" },
-	{ SKD_OP_OPEN, EPERM, "CAP_PERFMON" },
+	{ SKD_OP_OPEN, EACCES, "adduser" },
+	{ SKD_OP_OPEN, EPERM, "access_gid" },
 	{ SKD_OP_CONFIG, EOPNOTSUPP, "does not know a setting" },
 	{ SKD_OP_CONFIG, E2BIG, "older than this skidless" },
 	{ SKD_OP_CONFIG, ENODEV, "skidless info" },
@@ -388,6 +388,7 @@ static const struct {
 	{ SKD_OP_CONFIG, ERANGE, "max_freq" },
 	{ SKD_OP_CONFIG, ENXIO, "-C" },
 	{ SKD_OP_CONFIG, EINVAL, "power of two" },
+	{ SKD_OP_CONFIG, EACCES, "your own processes" },
 	{ SKD_OP_CONFIG, EBUSY, "configured already" },
 	{ SKD_OP_CONFIG, ENOMEM, "smaller -m" },
 	{ SKD_OP_CONFIG, ENOSPC, "fewer -e events" },

@@ -322,6 +322,24 @@ static void mk_throttle(struct krec *r, uint32_t type, uint64_t time,
 	t->limit = limit;
 }
 
+/*
+ * write(2) with an injected failure: the binary links with
+ * -Wl,--wrap=write (record_output.mk), so every write the writer makes
+ * comes here. g_write_fail = E fails them all with E.
+ */
+static int g_write_fail;
+ssize_t __real_write(int fd, const void *buf, size_t n);
+ssize_t __wrap_write(int fd, const void *buf, size_t n);
+
+ssize_t __wrap_write(int fd, const void *buf, size_t n)
+{
+	if (g_write_fail && fd > STDERR_FILENO) {
+		errno = g_write_fail;
+		return -1;
+	}
+	return __real_write(fd, buf, n);
+}
+
 /* ---- record_output as cmd_record.c sets it up for the timer ---- */
 
 static struct skd_config g_cfg;
@@ -955,6 +973,32 @@ static void test_abort(void **state)
 	assert_int_not_equal(access(path, F_OK), 0);
 }
 
+/*
+ * A write that fails for another reason than a full disk (EIO: a bad
+ * sector, a gone NFS server) leaves a file nobody can trust: the old
+ * capture stays where it was and no temporary is left behind.
+ */
+static void test_commit_write_error(void **state)
+{
+	char dir[4200], path[4300], buf[64], names[512];
+	struct record_output *o;
+
+	(void)state;
+	make_empty_dir(dir, sizeof(dir), "eio");
+	snprintf(path, sizeof(path), "%s/perf.data", dir);
+	assert_int_equal(write_small(path, "previous capture\n"), 0);
+	o = ro_open(path);
+	assert_non_null(o);
+	record_some(o);
+	g_write_fail = EIO;
+	assert_int_equal(record_output_commit(o), -EIO);
+	g_write_fail = 0;
+	list_dir(dir, names, sizeof(names));
+	assert_string_equal(names, "perf.data");
+	assert_int_equal(read_small(path, buf, sizeof(buf)), 17);
+	assert_string_equal(buf, "previous capture\n");
+}
+
 static void test_pipe(void **state)
 {
 	char dir[4200], path[4300], names[512], paths[8][4200], ids[8][41];
@@ -1055,6 +1099,7 @@ int main(void)
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_commit_renames),
 		cmocka_unit_test(test_abort),
+		cmocka_unit_test(test_commit_write_error),
 		cmocka_unit_test(test_pipe),
 	};
 

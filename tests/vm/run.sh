@@ -23,9 +23,12 @@
 # list and shows its output live.
 #
 # Logs in --out: console.log (kernel console, ttyS0), tap.log (raw test
-# channel, ttyS1), results.tap (flat TAP of every case), qemu.log.  The
-# last line printed is "N passed, N failed, N skipped"; exit 0 iff nothing
-# failed, 2 on a usage or setup error.
+# channel, ttyS1), results.tap (flat TAP of every case), qemu.log.  A
+# result there reads "NAME [ARGS, KERNEL]: case": the list line's
+# arguments but the time limit, and the guest's kernel release, are the
+# configuration tests/tap_summary.sh counts the test once over.  The
+# last line printed is "N passed, N failed, N skipped" (distinct tests);
+# exit 0 iff nothing failed, 2 on a usage or setup error.
 #
 # A bzImage kernel is booted as its uncompressed vmlinux (PVH entry, cached
 # in ~/.cache/skidless-vm), which halves the boot time under TCG;
@@ -332,7 +335,7 @@ normalize_logs() {
 # $WORK/results, without a plan), applying the exit code and plan rules;
 # tell the reader about each program on stdout.
 parse_sections() {
-    awk -v out="$WORK/results" '
+    awk -v out="$WORK/results" -v list="$TESTS" '
     function signame(rc,   s) {
         s = rc - 128
         if (s == 4) return "SIGILL"; if (s == 6) return "SIGABRT"
@@ -341,14 +344,43 @@ parse_sections() {
         if (s == 13) return "SIGPIPE"; if (s == 15) return "SIGTERM"
         return "signal " s
     }
-    function emit(status, desc, kind) {
+    # The list lines, in order: a section of the next listed name ran
+    # that line, whose arguments (but the time limit) name its
+    # configuration, with the kernel; other sections (insmod, sim-rules,
+    # kmemleak) have the kernel alone.
+    BEGIN {
+        while (list != "" && (getline l < list) > 0) {
+            sub(/[ \t\r]+$/, "", l)
+            if (l ~ /^[ \t]*(#|$)/) continue
+            nw = split(l, w, /[ \t]+/)
+            i = (w[1] == "") ? 2 : 1
+            lname[++nlist] = w[i++]
+            if (i <= nw && w[i] ~ /^[0-9]+$/) i++
+            a = ""
+            for (; i <= nw; i++) a = a (a == "" ? "" : " ") w[i]
+            largs[nlist] = a
+        }
+        nextline = 1
+    }
+    function label(name,   c, i) {
+        c = ""
+        for (i = nextline; i <= nlist && lname[i] != name; i++) ;
+        if (i <= nlist) { c = largs[i]; nextline = i + 1 }
+        if (kernel != "") c = c (c == "" ? "" : ", ") kernel
+        return c == "" ? name : name " [" c "]"
+    }
+    function emit(status, desc, kind,   p) {
+        # the result names its test and configuration: "NAME [ARGS, KERNEL]: case"
+        p = substr(desc, length(sec) + 1, 1)
+        if (sec != "" && index(desc, sec) == 1 && (p == "" || p == ":" || p == " "))
+            desc = seclabel substr(desc, length(sec) + 1)
         print status " " (++n) " " desc > out
         if (kind == "fail") { nfail++; fails = fails "    FAIL " desc "\n" }
         else if (kind == "skip") nskip++
         else npass++
     }
     function start(name) {
-        sec = name; plan = ""; planline = ""; fails = ""; ncom = 0
+        sec = name; seclabel = label(name); plan = ""; planline = ""; fails = ""; ncom = 0
         nres = npass = nfail = nskip = nrealfail = 0
     }
     function result(line,   status, desc, kind) {
@@ -396,6 +428,7 @@ parse_sections() {
             print "      | " com[i % 8]
     }
     function handle(line,   rc) {
+        if (line ~ /^# skd-kernel: /) { kernel = substr(line, 15); return }
         if (line ~ /^# skd-test: /) { start(substr(line, 13)); return }
         if (line ~ /^# skd-test-exit: /) {
             rc = line; sub(/.* rc=/, "", rc)
@@ -403,7 +436,7 @@ parse_sections() {
             return
         }
         if (line ~ /^# skd-demo-exit: rc=/) {
-            rc = line; sub(/.* rc=/, "", rc); sec = "demo"
+            rc = line; sub(/.* rc=/, "", rc); sec = "demo"; seclabel = label(sec)
             if (rc + 0 != 0) emit("not ok", "demo: exit " rc, "fail")
             else emit("ok", "demo: exit 0", "pass")
             printf "  %-24s exit %s\n", "demo", rc
@@ -440,7 +473,9 @@ nr_results() {
 }
 
 fail() {  # add a harness-level failure; the message says what to do
-    echo "not ok $(($(nr_results) + 1)) vm: $1" >>"$WORK/results"
+    local kernel
+    kernel=$(sed -n '/^# skd-kernel: /{s///p;q}' "$WORK/tap" 2>/dev/null) || kernel=
+    echo "not ok $(($(nr_results) + 1)) vm${kernel:+ [$kernel]}: $1" >>"$WORK/results"
     echo "FAIL vm: $1"
 }
 

@@ -33,6 +33,7 @@
 #include "record_ksyms.h"
 #include "record_pmu.h"
 #include "record_output.h"
+#include "record_sink.h"
 #include "subcommands.h"
 #include "workload.h"
 
@@ -73,6 +74,7 @@ struct recorder {
 	struct skd_capture_writer *out;	/* record_output_writer(rout) */
 	struct record_output *rout;
 	struct ksym_hits *khits;
+	struct record_sink sink;	/* counts, kernel hits, to rout */
 	struct workload child;
 	bool have_child;
 	int exec_errno;		/* why the command could not be run */
@@ -85,11 +87,6 @@ struct recorder {
 
 	uint64_t start_ns;
 	uint64_t start_realtime_ns;
-	uint64_t samples;
-	uint64_t records;
-	uint64_t lost_reported;
-	uint64_t throttled;
-	uint64_t malformed;
 	uint64_t last_progress_ns;
 	uint64_t last_progress_samples;
 	bool progress_shown;
@@ -392,6 +389,9 @@ static void fill_config(struct recorder *rc)
 		cfg->flags |= SKD_CFG_PID;
 		cfg->pid = rc->o.pid ? rc->o.pid : rc->child.pid;
 	}
+	/* A member of the access group: user space only, as perf falls back. */
+	if (!skd_perfmon_capable())
+		cfg->flags |= SKD_CFG_EXCLUDE_KERNEL;
 	if (rc->o.pmu.picked)
 		memcpy(rc->cpus, rc->o.pmu.picked_cpus, sizeof(rc->cpus));
 	if (rc->o.cpu_list || rc->o.pmu.picked) {
@@ -441,77 +441,26 @@ static void progress(struct recorder *rc, bool final)
 		return;
 	if (!final && now - rc->last_progress_ns < PROGRESS_INTERVAL_NS)
 		return;
-	rate = (double)(rc->samples - rc->last_progress_samples) * 1e9 /
+	rate = (double)(rc->sink.samples - rc->last_progress_samples) * 1e9 /
 	       (double)(now - rc->last_progress_ns + 1);
 	rc->last_progress_ns = now;
-	rc->last_progress_samples = rc->samples;
+	rc->last_progress_samples = rc->sink.samples;
 	if (final) {
 		if (rc->progress_shown)
 			fprintf(stderr, "\r\033[K");
 		return;
 	}
 	fprintf(stderr, "\r\033[K%s: %" PRIu64 " samples, %" PRIu64
-		" lost, %.0f samples/s", PROG_NAME, rc->samples,
-		rc->lost_reported, rate);
+		" lost, %.0f samples/s", PROG_NAME, rc->sink.samples,
+		rc->sink.lost_reported, rate);
 	rc->progress_shown = true;
-}
-
-static void note_sample(struct recorder *rc, const struct skd_event *ev)
-{
-	unsigned int i;
-
-	rc->samples++;
-	/* User frames need nothing now: the maps are in the stream. */
-	if (!ev->sample.ips) {
-		if (skd_is_kernel_addr(ev->sample.rec->ip))
-			ksym_hits_add(rc->khits, ev->sample.rec->ip);
-		return;
-	}
-	for (i = 0; i < ev->sample.nr_kernel; i++)
-		ksym_hits_add(rc->khits, ev->sample.ips[i]);
-}
-
-/* Kernel branch sources and targets get names too. */
-static void note_branches(struct recorder *rc, const struct skd_event *ev)
-{
-	uint64_t a[2];
-	unsigned int i, k;
-
-	for (i = 0; i < ev->sample.nr_branches; i++) {
-		a[0] = ev->sample.branches[i].from;
-		a[1] = ev->sample.branches[i].to;
-		for (k = 0; k < 2; k++) {
-			if (!a[k])
-				continue;
-			if (skd_is_kernel_addr(a[k]))
-				ksym_hits_add(rc->khits, a[k]);
-		}
-	}
 }
 
 static int on_record(const struct skd_rec_header *h, void *arg)
 {
 	struct recorder *rc = arg;
-	struct skd_event ev;
 
-	if (skd_decode(h, h->size, &ev) < 0) {
-		rc->malformed++;
-		return 0;
-	}
-	rc->records++;
-	skd_capture_put(rc->out, h);
-	switch (ev.type) {
-	case SKD_REC_SAMPLE:
-		note_sample(rc, &ev);
-		note_branches(rc, &ev);
-		break;
-	case SKD_REC_LOST:
-		rc->lost_reported += ev.lost->lost;
-		break;
-	case SKD_REC_THROTTLE:
-		rc->throttled++;
-		break;
-	}
+	record_sink_put(&rc->sink, h);
 	return 0;
 }
 
@@ -657,22 +606,22 @@ static int finish(struct recorder *rc)
 
 	fprintf(stderr, "%s: %s; %" PRIu64 " samples written to %s\n"
 		"%s: records generated %" PRIu64 ", delivered %" PRIu64
-		", lost %" PRIu64 "\n", PROG_NAME, rc->stop_reason, rc->samples,
+		", lost %" PRIu64 "\n", PROG_NAME, rc->stop_reason, rc->sink.samples,
 		rc->o.output, PROG_NAME, generated, delivered, lost);
 	if (lost)
 		fprintf(stderr, "%s: warning: %" PRIu64 " records were lost because "
 			"the reader fell behind: use a bigger -m (now %" PRIu64
 			") or a lower -F\n", PROG_NAME, lost, rc->o.ring_pages);
-	if (rc->throttled)
+	if (rc->sink.throttled)
 		fprintf(stderr, "%s: warning: sampling was throttled %" PRIu64
 			" times (more samples per second than the module's "
 			"max_sample_rate allows): use a larger -c or a lower "
 			"-F, or raise /sys/module/skidless/parameters/"
-			"max_sample_rate\n", PROG_NAME, rc->throttled);
-	if (rc->malformed || skd_reader_corrupt(rc->reader))
+			"max_sample_rate\n", PROG_NAME, rc->sink.throttled);
+	if (rc->sink.malformed || skd_reader_corrupt(rc->reader))
 		fprintf(stderr, "%s: warning: %" PRIu64 " malformed records and %"
 			PRIu64 " corrupt ring bytes were skipped: please report "
-			"this bug\n", PROG_NAME, rc->malformed,
+			"this bug\n", PROG_NAME, rc->sink.malformed,
 			skd_reader_corrupt(rc->reader));
 	return 0;
 }
@@ -706,6 +655,9 @@ static int start_session(struct recorder *rc)
 		rc->have_child = true;
 	}
 	fill_config(rc);
+	if (rc->cfg.flags & SKD_CFG_EXCLUDE_KERNEL)
+		fprintf(stderr, "%s: without CAP_PERFMON: sampling user space "
+			"only\n", PROG_NAME);
 	ret = skd_dev_config(rc->fd, &rc->cfg);
 	if (ret) {
 		char why[512];
@@ -732,6 +684,9 @@ static int start_session(struct recorder *rc)
 	rc->khits = ksym_hits_new();
 	if (!rc->khits)
 		return -ENOMEM;
+	rc->sink.out = rc->rout;
+	/* perf.data names kernel frames from the kallsyms cached at the end */
+	rc->sink.khits = rc->o.format == RECORD_FORMAT_NATIVE ? rc->khits : NULL;
 	if (!(rc->info.features & SKD_FEAT_MMAP_EVENTS))
 		fprintf(stderr, "%s: warning: the module cannot report new mappings on this kernel (no kprobes): code loaded after the start stays unnamed\n",
 			PROG_NAME);

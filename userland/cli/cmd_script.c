@@ -243,8 +243,13 @@ static void print_other(const struct skd_profile *p, const struct skd_event *ev)
 		break;
 	case SKD_REC_THROTTLE:
 	case SKD_REC_UNTHROTTLE:
-		printf("%s above %" PRIu64 " samples/s\n",
-		       skd_rec_type_name(ev->type), (uint64_t)ev->throttle->limit);
+		/* perf.data's THROTTLE has no limit: read back as 0. */
+		if (ev->throttle->limit)
+			printf("%s above %" PRIu64 " samples/s\n",
+			       skd_rec_type_name(ev->type),
+			       (uint64_t)ev->throttle->limit);
+		else
+			printf("%s\n", skd_rec_type_name(ev->type));
 		break;
 	}
 }

@@ -129,23 +129,20 @@ static void fork_maps(struct record_output *o, uint32_t child,
 	}
 }
 
-static void hit(struct record_output *o, uint32_t pid, uint64_t addr)
+/* Mark the object @addr falls in: its build-id goes into the file. */
+static void hit(struct record_output *o, struct pidmaps *pm, uint64_t addr)
 {
-	struct pidmaps *pm;
 	size_t i;
 
 	if (skd_is_kernel_addr(addr)) {
 		o->kernel_hit = true;
 		return;
 	}
-	pm = skd_hmap_get(&o->maps, pid);
-	if (!pm || !pm->n)
+	if (!pm)
 		return;
 	if (pm->last < pm->n && addr >= pm->v[pm->last].start &&
-	    addr < pm->v[pm->last].end) {
-		pm->v[pm->last].hit = true;
-		return;
-	}
+	    addr < pm->v[pm->last].end)
+		return;		/* marked when it became the last */
 	/* Latest first: a later mapping replaces an earlier one. */
 	for (i = pm->n; i--;) {
 		if (addr >= pm->v[i].start && addr < pm->v[i].end) {
@@ -158,19 +155,21 @@ static void hit(struct record_output *o, uint32_t pid, uint64_t addr)
 
 static void note_sample(struct record_output *o, const struct skd_event *ev)
 {
-	uint32_t pid = ev->id->pid;
+	struct pidmaps *pm = skd_hmap_get(&o->maps, ev->id->pid);
 	unsigned int i;
 
+	if (pm && !pm->n)
+		pm = NULL;
 	if (!o->first_sample || ev->id->time < o->first_sample)
 		o->first_sample = ev->id->time;
 	if (ev->id->time > o->last_sample)
 		o->last_sample = ev->id->time;
-	hit(o, pid, ev->sample.rec->ip);
+	hit(o, pm, ev->sample.rec->ip);
 	for (i = 0; ev->sample.ips && i < ev->sample.nr; i++)
-		hit(o, pid, ev->sample.ips[i]);
+		hit(o, pm, ev->sample.ips[i]);
 	for (i = 0; ev->sample.branches && i < ev->sample.nr_branches; i++) {
-		hit(o, pid, ev->sample.branches[i].from);
-		hit(o, pid, ev->sample.branches[i].to);
+		hit(o, pm, ev->sample.branches[i].from);
+		hit(o, pm, ev->sample.branches[i].to);
 	}
 }
 
@@ -259,31 +258,53 @@ static void put(struct record_output *o, const struct pd_header *h, int err)
 		o->unconverted++;
 }
 
-static void from_kernel(struct record_output *o, const struct skd_rec_header *h)
+/* A kernel record, decoded, into perf.data. */
+static void convert(struct record_output *o, const struct skd_event *ev)
 {
-	struct skd_event ev;
 	int err = 0;
 
-	if (skd_decode(h, h->size, &ev) < 0 || !ev.id) {
+	if (!ev->id) {
 		o->unconverted++;
 		return;
 	}
-	if (!(h->misc & SKD_MISC_SYNTHESIZED) && ev.id->time > o->last_time)
-		o->last_time = ev.id->time;
-	if (ev.type == SKD_REC_SAMPLE)
-		note_sample(o, &ev);
-	if (ev.type == SKD_REC_MMAP) {
-		const struct skd_rec_mmap *mm = ev.mmap.rec;
-		struct pd_map pm = { .pid = ev.id->pid, .start = mm->start,
+	if (!(ev->hdr->misc & SKD_MISC_SYNTHESIZED) &&
+	    ev->id->time > o->last_time)
+		o->last_time = ev->id->time;
+	if (ev->type == SKD_REC_SAMPLE)
+		note_sample(o, ev);
+	if (ev->type == SKD_REC_MMAP) {
+		const struct skd_rec_mmap *mm = ev->mmap.rec;
+		struct pd_map pm = { .pid = ev->id->pid, .start = mm->start,
 				     .len = mm->len, .maj = mm->maj,
 				     .min = mm->min, .ino = mm->ino,
-				     .path = ev.mmap.path };
+				     .path = ev->mmap.path };
 
 		note_map(o, &pm);
 	}
-	if (ev.type == SKD_REC_FORK)
-		fork_maps(o, ev.id->pid, ev.task->ppid);
-	put(o, pd_conv_record(o->conv, &ev, &err), err);
+	if (ev->type == SKD_REC_FORK)
+		fork_maps(o, ev->id->pid, ev->task->ppid);
+	put(o, pd_conv_record(o->conv, ev, &err), err);
+}
+
+static void from_kernel(struct record_output *o, const struct skd_rec_header *h)
+{
+	struct skd_event ev;
+
+	if (skd_decode(h, h->size, &ev) < 0) {
+		o->unconverted++;
+		return;
+	}
+	convert(o, &ev);
+}
+
+void record_output_put(struct record_output *o,
+		       const struct skd_rec_header *h,
+		       const struct skd_event *ev)
+{
+	if (o->format == RECORD_FORMAT_NATIVE)
+		skd_capture_put(o->out, h);
+	else
+		convert(o, ev);
 }
 
 static int sink(const struct skd_rec_header *h, void *arg)
@@ -492,9 +513,10 @@ static void put_unreported_lost(struct record_output *o)
 	put(o, pd_conv_record(o->conv, &ev, &err), err);
 }
 
-static int commit_perf(struct record_output *o)
+/* Finish the perf.data; *cut: the disk filled, the file ends early. */
+static int commit_perf(struct record_output *o, bool *cut)
 {
-	struct pd_writer_result res;
+	struct pd_writer_result res = { 0 };
 	int ret;
 
 	put_unreported_lost(o);
@@ -506,6 +528,7 @@ static int commit_perf(struct record_output *o)
 			"converted to perf records and were left out: please "
 			"report this bug\n", PROG_NAME,
 			(unsigned long)o->unconverted);
+	*cut = ret && res.truncated;
 	if (!ret)
 		return 0;
 	if (res.truncated) {
@@ -518,8 +541,9 @@ static int commit_perf(struct record_output *o)
 			(unsigned long)res.lost);
 		return ret;
 	}
-	fprintf(stderr, "%s: writing %s failed: %s\n", PROG_NAME,
-		o->path ? o->path : "stdout", strerror(-ret));
+	fprintf(stderr, "%s: writing %s failed: %s%s\n", PROG_NAME,
+		o->path ? o->path : "stdout", strerror(-ret),
+		o->path ? "; the previous capture, if any, is untouched" : "");
 	return ret;
 }
 
@@ -560,6 +584,7 @@ static void free_output(struct record_output *o)
 int record_output_commit(struct record_output *o)
 {
 	int ret, placed = 0;
+	bool cut = false;
 
 	if (o->format == RECORD_FORMAT_NATIVE) {
 		ret = skd_capture_finish(o->out, mono_ns());
@@ -571,10 +596,13 @@ int record_output_commit(struct record_output *o)
 	} else {
 		skd_capture_finish(o->out, 0);
 		o->out = NULL;
-		ret = commit_perf(o);
+		ret = commit_perf(o, &cut);
 	}
-	/* A truncated perf.data is still a readable file: keep it. */
-	if (o->path && (!ret || o->format == RECORD_FORMAT_PERF))
+	/*
+	 * A perf.data cut short by a full disk is still a readable file:
+	 * keep it. Any other failure leaves bytes nobody can trust.
+	 */
+	if (o->path && (!ret || cut))
 		placed = put_in_place(o);
 	else if (o->tmp)
 		unlink(o->tmp);

@@ -16,6 +16,7 @@
 #include "skidless.h"
 
 struct record_pmu;
+struct skd_event;
 struct skd_capture_writer;
 
 enum record_format {
@@ -38,6 +39,13 @@ struct record_output;
 struct record_output *record_output_open(const struct record_output_params *p);
 /* The writer the recorder, procs and ksyms write native records to. */
 struct skd_capture_writer *record_output_writer(struct record_output *o);
+/*
+ * A kernel record the recorder drained, with its decoding @ev: written
+ * as it is (native) or converted, without decoding it again.
+ */
+void record_output_put(struct record_output *o,
+		       const struct skd_rec_header *h,
+		       const struct skd_event *ev);
 /* A drained batch ends: perf's FINISHED_ROUND. */
 void record_output_round(struct record_output *o);
 /*

@@ -20,6 +20,8 @@ static const struct {
 	{ "convert", convert_main, "Write a capture in another tool's format" },
 	{ "diff", diff_main, "Compare two captures symbol by symbol" },
 	{ "selftest", selftest_main, "Measure skid and check LBR call stacks on this PMU" },
+	{ "load", load_main, "Load the installed module, as modprobe does" },
+	{ "unload", unload_main, "Unload the module, or say who holds it" },
 };
 
 static void show_usage(FILE *f)

@@ -16,5 +16,7 @@ int convert_main(int argc, char *argv[]);
 int diff_main(int argc, char *argv[]);
 int list_main(int argc, char *argv[]);
 int selftest_main(int argc, char *argv[]);
+int load_main(int argc, char *argv[]);
+int unload_main(int argc, char *argv[]);
 
 #endif /* _SKD_SUBCOMMANDS_H */

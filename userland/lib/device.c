@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "decode.h"
 #include "device.h"
+#include "kmod_explain.h"
 #include "kmodload.h"
 
 static int ret_errno(int ret)
@@ -19,16 +23,52 @@ static int ret_errno(int ret)
 	return ret;
 }
 
+/* The module, loaded as `skidless load` does; says so on stderr. */
+static void autoload_module(void)
+{
+	struct skd_kmod k = {};
+	int ret;
+
+	fprintf(stderr, "skidless: %s is missing: loading the skidless "
+		"module\n", SKD_DEVICE_PATH);
+	ret = skd_kmod_load(&k, NULL, 0);
+	if (!ret)
+		fprintf(stderr, "skidless: loaded %s\n", k.path);
+	else
+		fprintf(stderr, "skidless: could not load it: %s\n",
+			skd_kmod_explain(SKD_KMOD_LOAD, -ret,
+					 skd_lockdown_active(NULL)));
+}
+
 int skd_dev_open(bool autoload)
 {
 	int fd = open(SKD_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 
-	if (fd < 0 && errno == ENOENT && autoload &&
-	    skd_kmod_load(NULL, NULL) == 0)
+	if (fd < 0 && errno == ENOENT && autoload) {
+		autoload_module();
 		fd = open(SKD_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	}
 	if (fd < 0)
 		return ret_errno(-1);
 	return fd;
+}
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON	38
+#endif
+
+bool skd_perfmon_capable(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {};
+
+	if (syscall(SYS_capget, &hdr, data))
+		return true;	/* let the module decide */
+	return (data[CAP_PERFMON / 32].effective & (1U << (CAP_PERFMON % 32))) ||
+	       (data[CAP_SYS_ADMIN / 32].effective &
+		(1U << (CAP_SYS_ADMIN % 32)));
 }
 
 int skd_dev_info(int fd, struct skd_info *info)

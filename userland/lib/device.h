@@ -18,6 +18,13 @@
  * installed module (modprobe semantics, e.g. after a DKMS install) first.
  */
 int skd_dev_open(bool autoload);
+/*
+ * Whether this process has CAP_PERFMON or CAP_SYS_ADMIN: the module then
+ * lets it sample the kernel, every process and whole CPUs; without, it
+ * may only have opened the device as a member of the module's access
+ * group, for the user space of its own processes.
+ */
+bool skd_perfmon_capable(void);
 int skd_dev_info(int fd, struct skd_info *info);
 int skd_dev_config(int fd, const struct skd_config *cfg);
 int skd_dev_start(int fd);

@@ -14,16 +14,21 @@ struct explanation {
 static const struct explanation table[] = {
 	{ SKD_OP_OPEN, ENOENT,
 	  "/dev/skidless does not exist: the module is not loaded. Load it with "
-	  "`insmod skidless.ko` (or `modprobe skidless` after a DKMS install)" },
+	  "`sudo skidless load` (an installed module: DKMS or make install) or "
+	  "`sudo insmod skidless.ko`" },
 	{ SKD_OP_OPEN, ENODEV,
 	  "/dev/skidless exists but no driver answers: reload the module" },
 	{ SKD_OP_OPEN, EACCES,
-	  "permission denied on /dev/skidless (mode 0600): run as root" },
+	  "permission denied on /dev/skidless (mode 0600, or 0660 for the "
+	  "group skidless with the package's udev rule): run as root, or join "
+	  "the device's group (`sudo adduser $USER skidless`, then log in "
+	  "again)" },
 	{ SKD_OP_OPEN, EPERM,
 	  "opening /dev/skidless needs CAP_PERFMON or CAP_SYS_ADMIN (run as "
-	  "root, or grant the capability: setcap cap_perfmon+ep skidless) and "
-	  "a kernel not locked down for confidentiality (see "
-	  "/sys/kernel/security/lockdown)" },
+	  "root, or grant the capability: setcap cap_perfmon+ep skidless), or "
+	  "membership of the group the module's access_gid names (see "
+	  "skidless(4)), and a kernel not locked down for confidentiality "
+	  "(see /sys/kernel/security/lockdown)" },
 	{ SKD_OP_CONFIG, EOPNOTSUPP,
 	  "the loaded module does not know a setting this skidless uses: it is "
 	  "older than the tool; load the module that came with this skidless" },
@@ -46,6 +51,10 @@ static const struct explanation table[] = {
 	  "the module rejected the session: -m must be a power of two, -F "
 	  "above 0, -C not empty, not both user and kernel excluded, and "
 	  "--idle only with -a or -C on the timer backend" },
+	{ SKD_OP_CONFIG, EACCES,
+	  "without CAP_PERFMON (as a member of the module's access_gid group) "
+	  "a session samples only the user space of your own processes: a "
+	  "command, or -p of a process of yours; -a and -C need CAP_PERFMON" },
 	{ SKD_OP_CONFIG, EBUSY,
 	  "this session is configured already: open a new one" },
 	{ SKD_OP_CONFIG, ENOSPC,

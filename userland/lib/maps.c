@@ -1,24 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * skidless userland: /proc/PID/maps parsing.
+ * skidless userland: maps text parsing (the format of /proc/PID/maps),
+ * and the lookup of an address in the mappings the capture's records give.
+ * Nothing here reads /proc: a live process's maps are never needed.
  *
  * A line is "start-end perms offset major:minor inode [path]", the numbers
  * in hex except the inode. Only executable mappings matter to us: they are
  * the only places a sampled ip or a frame-pointer return address can be.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "maps.h"
-#include "readall.h"
 
 /* A process with this much maps text is not one we can make sense of. */
-#define MAPS_MAX	(256UL << 20)
 
 static int hexval(char c)
 {
@@ -186,32 +184,6 @@ int skd_maps_parse(const char *text, size_t len, struct skd_maps *out)
 	res.n = 0;
 out:
 	skd_maps_free(&res);
-	return err;
-}
-
-int skd_maps_read_pid(int pid, struct skd_maps *out)
-{
-	size_t len;
-	char path[32], *buf;
-	int fd, err;
-
-	if (!out)
-		return -EINVAL;
-	out->v = NULL;
-	out->n = 0;
-	if (pid <= 0)
-		return -EINVAL;
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ESRCH ? -ENOENT : -errno;
-	err = skd_read_fd(fd, MAPS_MAX, &buf, &len);
-	close(fd);
-	/* ESRCH: the task exited between open and read. */
-	if (err)
-		return err == -ESRCH ? -ENOENT : err;
-	err = skd_maps_parse(buf, len, out);
-	free(buf);
 	return err;
 }
 

@@ -28,9 +28,6 @@ struct skd_maps {
  */
 int skd_maps_parse(const char *text, size_t len, struct skd_maps *out);
 
-/* /proc/PID/maps of a live process. -ENOENT if the process is gone. */
-int skd_maps_read_pid(int pid, struct skd_maps *out);
-
 /* The mapping containing addr, or NULL. */
 const struct skd_map *skd_maps_find(const struct skd_maps *m, uint64_t addr);
 

@@ -253,7 +253,7 @@ static uint64_t br_type(uint64_t info)
 static void put_callchain(struct pd_conv *c, const struct skd_event *ev)
 {
 	const struct skd_rec_sample *s = ev->sample.rec;
-	unsigned int i, nk = ev->sample.nr_kernel, n = ev->sample.nr;
+	unsigned int nk = ev->sample.nr_kernel, n = ev->sample.nr;
 	uint64_t nr;
 
 	if (!ev->sample.ips) {
@@ -269,12 +269,12 @@ static void put_callchain(struct pd_conv *c, const struct skd_event *ev)
 	pd_buf_u64(&c->rec, nr);
 	if (nk)
 		pd_buf_u64(&c->rec, PD_CONTEXT_KERNEL);
-	for (i = 0; i < nk; i++)
-		pd_buf_u64(&c->rec, ev->sample.ips[i]);
-	if (n > nk)
+	pd_buf_put(&c->rec, ev->sample.ips, sizeof(uint64_t) * nk);
+	if (n > nk) {
 		pd_buf_u64(&c->rec, PD_CONTEXT_USER);
-	for (i = nk; i < n; i++)
-		pd_buf_u64(&c->rec, ev->sample.ips[i]);
+		pd_buf_put(&c->rec, ev->sample.ips + nk,
+			   sizeof(uint64_t) * (n - nk));
+	}
 }
 
 static void put_branches(struct pd_conv *c, const struct skd_event *ev)

@@ -66,16 +66,6 @@ void pd_buf_put(struct pd_buf *b, const void *p, size_t n)
 	b->len += n;
 }
 
-void pd_buf_u32(struct pd_buf *b, uint32_t v)
-{
-	pd_buf_put(b, &v, sizeof(v));
-}
-
-void pd_buf_u64(struct pd_buf *b, uint64_t v)
-{
-	pd_buf_put(b, &v, sizeof(v));
-}
-
 void pd_buf_string(struct pd_buf *b, const char *s)
 {
 	static const uint8_t zeros[PD_NAME_ALIGN];

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "perf_data.h"
 
@@ -30,8 +31,31 @@ struct pd_buf {
 };
 
 void pd_buf_put(struct pd_buf *b, const void *p, size_t n);
-void pd_buf_u32(struct pd_buf *b, uint32_t v);
-void pd_buf_u64(struct pd_buf *b, uint64_t v);
+
+/*
+ * Fixed-size values inline while the buffer has room: records are built
+ * a field at a time for every sample, and a call per field was most of
+ * the conversion's cost.
+ */
+static inline void pd_buf_u32(struct pd_buf *b, uint32_t v)
+{
+	if (b->len + sizeof(v) > b->cap) {
+		pd_buf_put(b, &v, sizeof(v));
+		return;
+	}
+	memcpy(b->p + b->len, &v, sizeof(v));
+	b->len += sizeof(v);
+}
+
+static inline void pd_buf_u64(struct pd_buf *b, uint64_t v)
+{
+	if (b->len + sizeof(v) > b->cap) {
+		pd_buf_put(b, &v, sizeof(v));
+		return;
+	}
+	memcpy(b->p + b->len, &v, sizeof(v));
+	b->len += sizeof(v);
+}
 /* perf's do_write_string(): u32 length (padded to 64), then the string. */
 void pd_buf_string(struct pd_buf *b, const char *s);
 void pd_buf_free(struct pd_buf *b);
