@@ -112,7 +112,7 @@ struct tb_info {
 	uint32_t cls;
 };
 #define HIST_SIZE	(1u << 20)
-static unsigned int hist_seq;
+static unsigned int hist_seq, hist_used;
 static bool hist_on;
 static struct { uint64_t key, n; } *hist;
 
@@ -133,9 +133,17 @@ static void tb_exec_hist(unsigned int vcpu, void *ud)
 	if (!hist_on)
 		return;
 	for (h = (key * 0x9e3779b97f4a7c15ull) >> 44;; h = (h + 1) % HIST_SIZE) {
-		if (hist[h].key == key || !hist[h].key) {
-			hist[h].key = key;
+		if (hist[h].key == key) {
 			hist[h].n += t->n;
+			return;
+		}
+		if (!hist[h].key) {
+			/* a full table (never seen) drops new blocks */
+			if (hist_used >= HIST_SIZE / 2)
+				return;
+			hist_used++;
+			hist[h].key = key;
+			hist[h].n = t->n;
 			return;
 		}
 	}
