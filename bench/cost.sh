@@ -4,15 +4,15 @@
 # executes, kernel and user, counted by a QEMU TCG plugin of ours
 # (bench/cost/insn_plugin.c) while a 5-frame-deep single-threaded workload
 # (bench/cost/deep5.c, a fixed 1000 million instructions, COST_WORK in the
-# environment to change it) runs alone, under
-# Debian's perf 6.1 (perf record -e cpu-clock, with and without -g) and
+# environment to change it) runs alone, under Debian's perf 6.1 (perf record -e cpu-clock, with and without -g) and
 # under skidless record (timer backend, with and without call chains; the
 # intel backend with PEBS, with and without LBR, on each sim model), in
 # one VM (bench/cost/cost_guest.sh).
 #
 # Determinism: one TCG thread, and -icount shift=0,sleep=off, so the
 # guest's clock advances 1 ns per instruction executed, whatever the host
-# is doing: the same run takes the same samples and the same instructions.
+# is doing: the same run takes the same samples, and the same instructions
+# but for a few million of the guest kernel's (README, "Recording cost").
 #
 # Per recorder and call-chain setting, with S samples and I instructions
 # counted at 500 Hz and at 8000 Hz (recorded, not asked: the file's own
@@ -22,11 +22,12 @@
 #   bytes    = (size8000 - size500) / (S8000 - S500)
 # skidless's figures are printed beside perf's and as ratios to them.
 # The workload's own cost: instructions executed on its CPU (CPU 1) beside
-# the run without a recorder. Loss: samples lost at 8, 16, 32 and 64 kHz.
+# the run without a recorder. Loss: samples lost with call chains at 8,
+# 16, 64 and 100 kHz. The plugin's counts are checked against callgrind's.
 #
 #   bench/cost.sh [--short] [--limits FILE] [--tap FILE] [--out DIR]
 #
-# --short: timer backend only (make check's version, about 2 minutes of
+# --short: timer backend only (make check's version, 1-3 minutes of
 # VM time); --limits FILE: fail (exit 1, TAP "not ok") when a ratio is
 # above its limit there (bench/cost_limits); --out: where the logs go
 # (default build/bench/cost).
