@@ -21,7 +21,6 @@
 # sample CPU 0's core type only, the other way round.
 . "$(dirname "$0")/tap.sh"
 
-BIN=$(cd "$(dirname "$0")" && pwd)
 MODE=${1:-full}
 T=/tmp/cost
 mkdir -p "$T"
@@ -82,7 +81,7 @@ bad=
 # copy every binary they sample into the build-id cache (~/.debug), which
 # later runs find there. The same command lines as the measured runs, so
 # every file they touch is touched here first.
-for i in 1 2; do
+for _ in 1 2; do
 	taskset 1 perf record -q -e cpu-clock -F 8000 -g -o "$T/warm.data" -- \
 		taskset 2 deep5 20 > /dev/null 2>&1
 	taskset 1 skidless record -q -F 8000 -g -o "$T/warm.data" -- \
