@@ -183,10 +183,12 @@ check:
 
 # Instructions per PEBS sample on the drain path and per sample in the
 # reader, under callgrind; then skidless report and script against perf's
-# on a 5-million-sample file.
+# on a 5-million-sample file; then recording cost against perf in a VM
+# (needs make module SIM=1).
 bench: tools
 	@rc=0; bash bench/run.sh || rc=1; bash bench/reader_cost.sh || rc=1; \
-		bash bench/analysis.sh || rc=1; exit $$rc
+		bash bench/analysis.sh || rc=1; \
+		bash bench/cost.sh --limits bench/cost_limits || rc=1; exit $$rc
 
 demo:
 	bash tests/vm/demo-run.sh

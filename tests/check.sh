@@ -9,7 +9,9 @@
 #      summary's count on fixtures (tests/tap_summary_test.sh)
 #   3. host unit tests (cmocka, ASan + UBSan)
 #   4. the cost benchmarks: instructions per sample under callgrind, in
-#      the module's drain and in the reader
+#      the module's drain and in the reader; after the VM tests, the
+#      recording cost against perf in one VM, counted by a QEMU plugin
+#      (bench/cost.sh --short), with ratchet limits
 #   5. the module in a VM: Debian's kernels under QEMU TCG, kselftests,
 #      the whole suite on 6.12 and again on 6.1
 #   6. the analysis side (report, annotate, writers, diff, optimizer
@@ -266,6 +268,13 @@ OTHER_VM_JOB=$!
 		--out "$OUT/vm" 2>&1 | tee "$OUT/vm.log" | grep -v "^[0-9]* passed"
 cp "$OUT/vm/results.tap" "$OUT/vm.tap" 2>/dev/null ||
 	tap "$OUT/vm.tap" 1 "the VM lane ran" "$OUT/vm.log"
+
+say "cost: skidless record against perf record, every guest instruction counted (QEMU plugin)"
+bash bench/cost.sh --short --limits bench/cost_limits --tap "$OUT/cost.tap" \
+	--out "$OUT/cost" > "$OUT/cost.log" 2>&1
+rc=$?
+grep -v "^#" "$OUT/cost.log" | grep -E "ratio|not ok|^perf|^skidless"
+[ -s "$OUT/cost.tap" ] || tap "$OUT/cost.tap" 1 "the recording cost benchmark ran (rc $rc)" "$OUT/cost.log"
 
 say "perf 6.1 reads the captures made in the VM"
 bash tests/perfdata/vm_perf.sh "$OUT/vm/tap.log" build/vm-bin > "$OUT/vm-perf.tap" 2>&1
