@@ -89,9 +89,11 @@ static int read_plt(struct opt_binary *b, Elf *e)
 	for (i = 0; i < n; i++) {
 		const struct skd_sym *sym = skd_symtab_at(t, i);
 		const char *at = strrchr(sym->name, '@');
-		int len = at ? (int)(at - sym->name) : (int)strlen(sym->name);
+		int len = at ? (int)(at - sym->name) : 0;
 		struct opt_func *f = &b->funcs[b->nr_funcs];
 
+		if (!at)	/* the header (".plt") is no function to BOLT */
+			continue;
 		f->addr = sym->addr;
 		f->size = sym->size;
 		if (asprintf(&f->name, "%.*s@PLT", len, sym->name) < 0) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PLT names: the stubs in .plt (or .plt.sec) named from .rela.plt, and
+ * PLT names: the header of .plt, which binds symbols lazily, as ".plt"
+ * (as perf names it, tools/perf/util/symbol-elf.c since Linux 6.2); the
+ * stubs in .plt (or .plt.sec) named from .rela.plt, and
  * those in .plt.got (calls bound at load time, such as a PIE's
  * __cxa_finalize) from the .rela.dyn relocation of the GOT slot each one
  * jumps through, as objdump and llvm-bolt name them. Every index read from
@@ -86,6 +88,11 @@ static int plt_stubs(Elf *e, size_t shstrndx, struct stubs *st)
 	rel = find_section(e, shstrndx, ".rela.plt", &rel_sh);
 	if (!rel || rel_sh.sh_type != SHT_RELA || !rel_sh.sh_entsize)
 		return 0;
+	plt = find_section(e, shstrndx, ".plt", &plt_sh);
+	if (plt && plt_sh.sh_type == SHT_PROGBITS &&
+	    plt_sh.sh_size >= PLT_ENTRY &&
+	    add(st, plt_sh.sh_addr, PLT_ENTRY, strdup(".plt")))
+		return -ENOMEM;
 	plt = find_section(e, shstrndx, ".plt.sec", &plt_sh);
 	first = 0;
 	if (!plt) {
