@@ -32,6 +32,9 @@ struct child_out {
 	struct pd_writer_result res;
 };
 
+/* The writer's own thread writes (pd_writer_async()), as record does. */
+static bool g_async;
+
 /* In the child: write @n samples into @path under a @limit byte file size. */
 static void child(const char *path, rlim_t limit, unsigned int n, int pfd)
 {
@@ -56,6 +59,8 @@ static void child(const char *path, rlim_t limit, unsigned int n, int pfd)
 		_exit(3);
 	pd_conv_event_desc(c, &desc);
 	pd_writer_feature(w, PD_FEAT_EVENT_DESC, desc.p, desc.len);
+	if (g_async && pd_writer_async(w))
+		_exit(7);
 	for (i = 0; i < n; i++) {
 		const struct pd_header *h;
 
@@ -180,12 +185,25 @@ static void test_full_at_first_flush(void **state)
 	run(40000, 3000, true);
 }
 
+/* The same with the writer thread: the same file, the same counts. */
+static void test_async(void **state)
+{
+	(void)state;
+	g_async = true;
+	run(1 << 20, 100, false);
+	run(300000, 3000, true);
+	run(300001, 3000, true);
+	run(40000, 3000, true);
+	g_async = false;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fits),
 		cmocka_unit_test(test_full_after_flushes),
 		cmocka_unit_test(test_full_at_first_flush),
+		cmocka_unit_test(test_async),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

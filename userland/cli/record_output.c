@@ -412,6 +412,10 @@ static int open_perf(struct record_output *o, const struct record_output_params 
 	pd_host_features(o->w, p->argc, p->argv,
 			 p->pmu->backend == SKD_BACKEND_SIM ? cpudesc : NULL);
 	pd_host_kernel_maps(o->w, o->conv);
+	/* The drain loop must not wait on the file system while rings fill. */
+	if (pd_writer_async(o->w))
+		fprintf(stderr, "%s: warning: no writer thread; writing from the "
+			"drain loop\n", PROG_NAME);
 	o->out = skd_capture_create_sink(sink, o);
 	return o->out ? 0 : -ENOMEM;
 }

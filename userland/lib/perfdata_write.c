@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -8,6 +9,37 @@
 
 #define BUF_SIZE	(64 * 1024)
 #define NR_CHECKPOINTS	64	/* flush boundaries kept for a full disk */
+#define NR_QUEUED	16	/* full buffers the writer thread may hold */
+
+/*
+ * The background writer (pd_writer_async()). The caller fills w->buf and
+ * hands full buffers to the queue; the thread writes them in order. While
+ * the thread runs it alone touches the file and the write accounting
+ * (written, records, checkpoints, err, full, dropped); the caller touches
+ * them again only after async_drain(), which waits, under the queue's
+ * mutex, until the thread has nothing left. The caller waits only when
+ * NR_QUEUED buffers are already queued: a file system slower than the
+ * records for that long.
+ */
+struct wbuf {
+	uint8_t *p;
+	size_t used;
+	uint64_t buffered;	/* records in it */
+};
+
+struct async {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;	/* to the thread: a buffer, or stop */
+	pthread_cond_t done;	/* to the caller: a buffer written */
+	struct wbuf q[NR_QUEUED];
+	unsigned int head, n;	/* queued: q[head], ... n of them */
+	uint8_t *spare[NR_QUEUED + 1];	/* empty buffers */
+	unsigned int nr_spare;
+	bool busy;		/* the thread is writing one */
+	bool stop;
+	int err;		/* the thread's first error, for put */
+};
 
 struct checkpoint {
 	uint64_t off;		/* file offset: a record boundary */
@@ -39,6 +71,8 @@ struct pd_writer {
 	struct pd_buf feat[PD_FEAT_MAX];
 	bool has_feat[PD_FEAT_MAX];
 	bool feat_sent[PD_FEAT_MAX];	/* pipe: already streamed */
+
+	struct async *async;	/* NULL: writes happen in the caller */
 };
 
 /* ---- byte buffers ---- */
@@ -131,29 +165,31 @@ static bool disk_full(int err)
 	return err == -ENOSPC || err == -EFBIG || err == -EDQUOT;
 }
 
-int pd_writer_flush(struct pd_writer *w)
+/* Write one buffer of records at the end of the file, and account. */
+static int write_out(struct pd_writer *w, const uint8_t *buf, size_t used,
+		     uint64_t buffered)
 {
 	size_t done;
 	int ret;
 
-	if (w->full || !w->used)
+	if (w->full) {
+		w->dropped += buffered;
 		return w->err;
-	ret = write_all(w, w->buf, w->used, &done);
+	}
+	if (!used)
+		return w->err;
+	ret = write_all(w, buf, used, &done);
 	w->written += done;
 	if (ret) {
 		if (disk_full(ret) && !w->pipe) {
 			/* The buffer's records are lost; the file ends in a
 			 * partial record that close cuts off. */
 			w->full = true;
-			w->dropped += w->buffered;
+			w->dropped += buffered;
 		}
-		w->used = 0;
-		w->buffered = 0;
 		return fail(w, ret);
 	}
-	w->records += w->buffered;
-	w->used = 0;
-	w->buffered = 0;
+	w->records += buffered;
 	w->cp[w->cp_next] = (struct checkpoint){ w->written, w->records };
 	w->cp_next = (w->cp_next + 1) % NR_CHECKPOINTS;
 	if (w->nr_cp < NR_CHECKPOINTS)
@@ -161,11 +197,151 @@ int pd_writer_flush(struct pd_writer *w)
 	return 0;
 }
 
+static void *writer_thread(void *arg)
+{
+	struct pd_writer *w = arg;
+	struct async *a = w->async;
+	struct wbuf b;
+
+	pthread_mutex_lock(&a->lock);
+	for (;;) {
+		while (!a->n && !a->stop)
+			pthread_cond_wait(&a->wake, &a->lock);
+		if (!a->n)
+			break;
+		b = a->q[a->head];
+		a->busy = true;
+		pthread_mutex_unlock(&a->lock);
+		write_out(w, b.p, b.used, b.buffered);
+		pthread_mutex_lock(&a->lock);
+		a->head = (a->head + 1) % NR_QUEUED;
+		a->n--;
+		a->busy = false;
+		a->spare[a->nr_spare++] = b.p;
+		a->err = w->err;
+		pthread_cond_broadcast(&a->done);
+	}
+	pthread_mutex_unlock(&a->lock);
+	return NULL;
+}
+
+/* Queue w->buf and take an empty one; waits only while the queue is full. */
+static int async_flush(struct pd_writer *w)
+{
+	struct async *a = w->async;
+	int err;
+
+	pthread_mutex_lock(&a->lock);
+	while (a->n == NR_QUEUED || !a->nr_spare)
+		pthread_cond_wait(&a->done, &a->lock);
+	a->q[(a->head + a->n) % NR_QUEUED] =
+		(struct wbuf){ w->buf, w->used, w->buffered };
+	a->n++;
+	w->buf = a->spare[--a->nr_spare];
+	err = a->err;
+	pthread_cond_signal(&a->wake);
+	pthread_mutex_unlock(&a->lock);
+	w->used = 0;
+	w->buffered = 0;
+	return err;
+}
+
+/* Everything queued is written: the accounting is the caller's again. */
+static void async_drain(struct pd_writer *w)
+{
+	struct async *a = w->async;
+
+	pthread_mutex_lock(&a->lock);
+	while (a->n || a->busy)
+		pthread_cond_wait(&a->done, &a->lock);
+	pthread_mutex_unlock(&a->lock);
+}
+
+static void async_stop(struct pd_writer *w)
+{
+	struct async *a = w->async;
+
+	if (!a)
+		return;
+	if (w->used)
+		async_flush(w);
+	pthread_mutex_lock(&a->lock);
+	a->stop = true;
+	pthread_cond_signal(&a->wake);
+	pthread_mutex_unlock(&a->lock);
+	pthread_join(a->thread, NULL);
+	while (a->nr_spare)
+		free(a->spare[--a->nr_spare]);
+	pthread_mutex_destroy(&a->lock);
+	pthread_cond_destroy(&a->wake);
+	pthread_cond_destroy(&a->done);
+	free(a);
+	w->async = NULL;
+}
+
+int pd_writer_async(struct pd_writer *w)
+{
+	struct async *a;
+	unsigned int i;
+	int ret;
+
+	if (w->async)
+		return 0;
+	if (pd_writer_flush(w))
+		return w->err;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	for (i = 0; i < NR_QUEUED; i++) {
+		a->spare[i] = malloc(BUF_SIZE);
+		if (!a->spare[i])
+			break;
+	}
+	a->nr_spare = i;
+	ret = i == NR_QUEUED ? 0 : -ENOMEM;
+	if (!ret) {
+		pthread_mutex_init(&a->lock, NULL);
+		pthread_cond_init(&a->wake, NULL);
+		pthread_cond_init(&a->done, NULL);
+		w->async = a;
+		ret = -pthread_create(&a->thread, NULL, writer_thread, w);
+		if (ret) {
+			w->async = NULL;
+			pthread_mutex_destroy(&a->lock);
+			pthread_cond_destroy(&a->wake);
+			pthread_cond_destroy(&a->done);
+		}
+	}
+	if (ret) {
+		while (a->nr_spare)
+			free(a->spare[--a->nr_spare]);
+		free(a);
+	}
+	return ret;
+}
+
+int pd_writer_flush(struct pd_writer *w)
+{
+	int ret;
+
+	if (w->async)
+		return w->used ? async_flush(w) : 0;
+	ret = write_out(w, w->buf, w->used, w->buffered);
+	w->used = 0;
+	w->buffered = 0;
+	return ret;
+}
+
 /* Append bytes that belong to no data record count (headers in pipe mode). */
 static int put_raw(struct pd_writer *w, const void *p, size_t n)
 {
 	if (!n)		/* an empty feature payload: p may be NULL */
 		return w->err;
+	if (w->async) {		/* bytes outside the queue: in order */
+		if (w->used)
+			async_flush(w);
+		async_drain(w);
+	}
 	if (w->used + n > BUF_SIZE && pd_writer_flush(w))
 		return w->err;
 	if (n > BUF_SIZE) {
@@ -347,8 +523,17 @@ int pd_writer_put(struct pd_writer *w, const void *rec)
 	const struct pd_header *h = rec;
 
 	if (h->size < sizeof(*h) || h->size % 8)
-		return fail(w, -EINVAL);
+		return w->async ? -EINVAL : fail(w, -EINVAL);
 	w->started = true;
+	if (w->async) {
+		/* Errors and losses are the thread's to count. */
+		if (w->used + h->size > BUF_SIZE)
+			async_flush(w);
+		memcpy(w->buf + w->used, rec, h->size);
+		w->used += h->size;
+		w->buffered++;
+		return 0;
+	}
 	if (w->full) {
 		w->dropped++;
 		return w->err;
@@ -552,6 +737,7 @@ int pd_writer_close(struct pd_writer *w, struct pd_writer_result *res)
 	if (!res)
 		res = &dummy;
 	memset(res, 0, sizeof(*res));
+	async_stop(w);
 	pd_writer_flush(w);
 	if (w->pipe) {
 		for (f = 1; f < PD_FEAT_MAX; f++)

@@ -91,8 +91,19 @@ int pd_writer_put(struct pd_writer *w, const void *rec);
 int pd_writer_feature(struct pd_writer *w, unsigned int feat,
 		      const void *payload, size_t len);
 
-/* Flush the buffer: the records so far are in the file. */
+/*
+ * Flush the buffer: the records so far are in the file, or, after
+ * pd_writer_async(), queued for it.
+ */
 int pd_writer_flush(struct pd_writer *w);
+
+/*
+ * From now on a thread of the writer's own writes full buffers, so put()
+ * returns without waiting on the file system (unless 16 buffers, 1 MiB,
+ * are already waiting). A write error shows in a later put() or flush()
+ * return, and in close's result as before. 0 or -errno.
+ */
+int pd_writer_async(struct pd_writer *w);
 
 struct pd_writer_result {
 	uint64_t records;	/* data records in the file */
