@@ -70,6 +70,7 @@ static int rank_locals(struct raw_sym *raw, size_t n)
 /*
  * PLT stubs are functions to BOLT too, named NAME@PLT (perf's and our
  * symbolizer's NAME@plt): calls into shared libraries go through them.
+ * The header that binds lazily is BOLT's __BOLT_PSEUDO_.plt.
  */
 static int read_plt(struct opt_binary *b, Elf *e)
 {
@@ -91,12 +92,16 @@ static int read_plt(struct opt_binary *b, Elf *e)
 		const char *at = strrchr(sym->name, '@');
 		int len = at ? (int)(at - sym->name) : 0;
 		struct opt_func *f = &b->funcs[b->nr_funcs];
+		int ret;
 
-		if (!at)	/* the header (".plt") is no function to BOLT */
-			continue;
 		f->addr = sym->addr;
 		f->size = sym->size;
-		if (asprintf(&f->name, "%.*s@PLT", len, sym->name) < 0) {
+		/* The header (".plt"): BOLT's pseudo function for the section */
+		if (at)
+			ret = asprintf(&f->name, "%.*s@PLT", len, sym->name);
+		else
+			ret = asprintf(&f->name, "__BOLT_PSEUDO_%s", sym->name);
+		if (ret < 0) {
 			skd_symtab_free(t);
 			return -ENOMEM;
 		}
