@@ -12,8 +12,8 @@
 set -uo pipefail
 
 OUT=${1:?usage: reliability_summary.sh CHECK_OUT_DIR}
-# the debug kernel's two VMs: the whole suite (then the load/unload
-# cycles), and the rest of stress.list
+# the debug kernel's two VMs: the whole suite, and stress.list (the
+# load/unload cycles first)
 VMS=("$OUT/debug-suite" "$OUT/debug-stress")
 taps() { cat "${VMS[@]/%//tap.log}" 2>/dev/null; }
 
@@ -35,7 +35,7 @@ echo "reliability summary (debug kernel $(taps | grep -ah '^# skd-kernel:' 2>/de
 if [ -z "$(taps)" ]; then
 	echo "  the debug-kernel VMs did not run: see $OUT/debug-kernel.log and $OUT/debug-*.log"
 else
-	echo "  load/unload cycles:        $(taps | grep -ahoE '[0-9]+ load/unload cycles \([0-9]+ succeeded\)' | tail -n 1);" \
+	echo "  load/unload cycles:        $(taps | grep -ahoE '[0-9]+ load/unload cycles of skidless.ko \([0-9]+ succeeded\)' | sort -n | tail -n 1);" \
 		"rmmod raced with sessions: $(taps | grep -ahoE 'refused [0-9]+ times, unloaded [0-9]+ times' | head -n 1)"
 	echo "  CPU offline/online cycles: $(taps | grep -ahoE '^ok [0-9]+ [0-9]+ offline/online cycles' |
 		awk '{ n += $3 } END { print n + 0 }') while sampling (timer and sim)"
