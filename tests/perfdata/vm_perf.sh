@@ -26,10 +26,15 @@ perf buildid-cache -a "$VMBIN/busyloop" 2> /dev/null
 # busyloop's own functions, by nm: the names both tools must agree on,
 # and their sizes.
 OWN=" $(nm "$VMBIN/busyloop" | awk '$2 ~ /^[tT]$/ { printf "%s ", $3 }')"
-# _init has no size: its section's (readelf).
+# _init has no size: its section's (readelf). The PLT's header, 16
+# bytes at the start of .plt, as an offset from _init.
+section() { readelf -SW "$VMBIN/busyloop" | sed -n "s/.* \\$1  *PROGBITS  *\([0-9a-f]*\)  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1 \2/p"; }
+read -r init_addr init_size <<< "$(section .init)"
+read -r plt_addr _ <<< "$(section .plt)"
 SIZES=" $(nm -S "$VMBIN/busyloop" | while read -r _ size type name; do
 	case $type in t|T) [ -n "$name" ] && printf '%s=%d ' "$name" "$((16#$size))" ;; esac
-done) _init=$((16#$(readelf -SW "$VMBIN/busyloop" | sed -n 's/.* \.init  *PROGBITS  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p'))) "
+done) _init=$((16#$init_size)) "
+PLT_HDR=$((16#$plt_addr - 16#$init_addr))
 source "$TOP/tests/perfdata/vm_log.sh"
 names=$(vm_names)
 vm_kallsyms
@@ -62,7 +67,7 @@ for name in $names; do
 	perf script -i "$f" -F comm,tid,time,ip,brstacksym --hide-call-graph \
 		2>> "$W/$name.serr" > "$W/$name.p2"
 	paste -d '|' "$W/$name.p1" "$W/$name.p2" |
-		awk -F '|' -v own="$OWN" -v sizes="$SIZES" '
+		awk -F '|' -v own="$OWN" -v sizes="$SIZES" -v plt_hdr="$PLT_HDR" '
 		function hex(h,  i, v) {
 			sub(/^0x/, "", h)
 			for (i = 1; i <= length(h); i++)
@@ -70,15 +75,19 @@ for name in $names; do
 			return v
 		}
 		# perf 6.1 names an address past the end of a symbol after it:
-		# the PLT (the header of .plt, the stubs of .plt.got) as _init+N. Newer
-		# perf names them as skidless does (.plt, NAME@plt): named, and
-		# not busyloop functions.
-		function norm(s,  q, z) {
+		# the PLT as _init+N. Its stubs skidless names NAME@plt, as
+		# perf does since Linux 6.2: named, not busyloop functions.
+		# The header, .plt to newer perf and to skidless, perf 6.1
+		# leaves unnamed in a library and calls _init+N here: unnamed.
+		function norm(s,  q, z, o) {
 			if (s == "[unknown]" || s ~ /^\[unknown\]/) return "[unknown]"
 			split(s, q, "+")
 			if (match(sizes, " " q[1] "=[0-9]+ ")) {
 				z = substr(sizes, RSTART + length(q[1]) + 2, RLENGTH - length(q[1]) - 3)
-				if (q[2] != "" && hex(q[2]) >= z + 0) return "*"
+				o = q[2] != "" ? hex(q[2]) : 0
+				if (q[1] == "_init" && o >= plt_hdr && o < plt_hdr + 16)
+					return "[unknown]"
+				if (o >= z + 0) return "*"
 			}
 			return index(own, " " q[1] " ") ? s : "*"
 		}
@@ -103,6 +112,8 @@ for name in $names; do
 		function norm(s,  q) {
 			if (s ~ /^0x/) return "[unknown]"
 			split(s, q, "+")
+			if (q[1] == ".plt")	# the PLT header: see above
+				return "[unknown]"
 			return index(own, " " q[1] " ") ? s : "*"
 		}
 		$1 == "busyloop" && / U/ {
