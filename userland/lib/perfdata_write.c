@@ -257,6 +257,17 @@ static void async_drain(struct pd_writer *w)
 	pthread_mutex_unlock(&a->lock);
 }
 
+/* The queue's buffers (all spare once the thread is gone) and itself. */
+static void async_free(struct async *a)
+{
+	while (a->nr_spare)
+		free(a->spare[--a->nr_spare]);
+	pthread_mutex_destroy(&a->lock);
+	pthread_cond_destroy(&a->wake);
+	pthread_cond_destroy(&a->done);
+	free(a);
+}
+
 static void async_stop(struct pd_writer *w)
 {
 	struct async *a = w->async;
@@ -270,12 +281,7 @@ static void async_stop(struct pd_writer *w)
 	pthread_cond_signal(&a->wake);
 	pthread_mutex_unlock(&a->lock);
 	pthread_join(a->thread, NULL);
-	while (a->nr_spare)
-		free(a->spare[--a->nr_spare]);
-	pthread_mutex_destroy(&a->lock);
-	pthread_cond_destroy(&a->wake);
-	pthread_cond_destroy(&a->done);
-	free(a);
+	async_free(a);
 	w->async = NULL;
 }
 
@@ -292,6 +298,9 @@ int pd_writer_async(struct pd_writer *w)
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return -ENOMEM;
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->wake, NULL);
+	pthread_cond_init(&a->done, NULL);
 	for (i = 0; i < NR_QUEUED; i++) {
 		a->spare[i] = malloc(BUF_SIZE);
 		if (!a->spare[i])
@@ -300,22 +309,12 @@ int pd_writer_async(struct pd_writer *w)
 	a->nr_spare = i;
 	ret = i == NR_QUEUED ? 0 : -ENOMEM;
 	if (!ret) {
-		pthread_mutex_init(&a->lock, NULL);
-		pthread_cond_init(&a->wake, NULL);
-		pthread_cond_init(&a->done, NULL);
 		w->async = a;
 		ret = -pthread_create(&a->thread, NULL, writer_thread, w);
-		if (ret) {
-			w->async = NULL;
-			pthread_mutex_destroy(&a->lock);
-			pthread_cond_destroy(&a->wake);
-			pthread_cond_destroy(&a->done);
-		}
 	}
 	if (ret) {
-		while (a->nr_spare)
-			free(a->spare[--a->nr_spare]);
-		free(a);
+		w->async = NULL;
+		async_free(a);
 	}
 	return ret;
 }
